@@ -1,0 +1,123 @@
+"""The JSON the API takes in and gives out, split by direction (the contract with the page).
+
+Out-schemas are built only from what seat 0 may see; ``response_model`` on every route makes
+anything else impossible to leak.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Level = Literal["easy", "normal", "hard"]
+Variant = Literal["scientifico", "classico"]
+Status = Literal["your_turn", "computer_turn", "round_over", "match_over"]
+CardCode = str  # e.g. "7D"; validated against the deck where it is used
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ----- requests -----------------------------------------------------------------------------
+
+
+class GameCreate(_In):
+    level: Level = "normal"
+    napola: bool = False
+    variant: Variant = "scientifico"
+    target: Literal[11, 21, 31] = 11
+
+
+class MoveIn(_In):
+    version: int = Field(ge=0)
+    card: CardCode = Field(min_length=2, max_length=3)
+    capture: list[CardCode] = Field(default_factory=list, max_length=10)
+
+
+class VersionIn(_In):
+    version: int = Field(ge=0)
+
+
+class GamePatch(_In):
+    level: Level
+
+
+# ----- responses ----------------------------------------------------------------------------
+
+
+class RulesOut(BaseModel):
+    variant: Variant
+    napola: bool
+    target: int
+
+
+class PlayOut(BaseModel):
+    seat: int
+    card: CardCode
+    capture: list[CardCode]
+    scopa: bool
+
+
+class MoveOut(BaseModel):
+    card: CardCode
+    capture: list[CardCode]
+
+
+class PairTallyOut(BaseModel):
+    cards: int
+    denari: int
+    settebello: bool
+    primiera: int | None  # None: a suit missing, no primiera
+    scope: int
+    napola: int  # scoring run length from 1D, 0 when none or Napola off
+
+
+class CategoriesOut(BaseModel):
+    """Points per category, each as [pair A, pair B]."""
+
+    carte: list[int]
+    denari: list[int]
+    settebello: list[int]
+    primiera: list[int]
+    scope: list[int]
+    napola: list[int]
+
+
+class RoundSummaryOut(BaseModel):
+    number: int  # 1 for the first round of the match
+    dealer: int
+    points: list[int]  # [pair A, pair B] for this round
+    categories: CategoriesOut
+    tallies: list[PairTallyOut]  # [pair A, pair B]
+    score_after: list[int]  # match score after this round
+
+
+class GameView(BaseModel):
+    """A game as seat 0 sees it."""
+
+    id: str
+    version: int
+    status: Status
+    level: Level
+    rules: RulesOut
+    round_number: int
+    turn: int | None  # seat to play; None once the round is over
+    dealer: int
+    hand: list[CardCode]  # seat 0's cards only
+    hand_counts: list[int]  # cards left in each seat's hand, seats 0–3
+    table: list[CardCode]
+    history: list[PlayOut]  # every play of the current round, in order
+    legal: list[MoveOut]  # seat 0's legal moves when it is its turn, else []
+    piles: list[list[CardCode]]  # cards each pair has taken this round (public)
+    scope: list[int]  # scope each pair has made this round
+    last_taker: int | None  # seat that took last this round
+    score: list[int]  # match points [pair A, pair B], rounds finished so far
+    rounds: list[RoundSummaryOut]  # breakdown of every finished round
+    winner: Literal["A", "B"] | None
+
+
+class ErrorOut(BaseModel):
+    detail: str
+    game: GameView | None = None  # the current view, on 409, so the page can resync
