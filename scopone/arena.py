@@ -1,0 +1,231 @@
+"""Strength of two levels against each other in duplicate deals: ``python -m scopone.arena A B``.
+
+Each deal is played twice with the pairs swapping seats, so the luck of the cards cancels out and
+what is left is the difference in play. Dealers rotate from deal to deal. Also offers ``cheat``,
+an evaluation-only level that sees every hand and runs Hard's search on the true deal: the ceiling
+Hard is measured against. It exists only here, never in ``make_player`` or the web app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .engine import Match, Move, Round, Rules, SeatView
+from .players import Player, make_player
+from .players.hard import TIEBREAK, HardPlayer
+from .players.normal import move_score
+from .players.search import SearchLimits, search
+
+ARENA_LEVELS = ("easy", "normal", "hard", "cheat")
+
+
+class CheatPlayer:
+    """Hard's search run on the true deal instead of imagined ones: sees all four hands."""
+
+    level = "cheat"
+
+    def __init__(self, limits: SearchLimits, tiebreak: float = TIEBREAK) -> None:
+        if limits.epsilon == 0.0:
+            # Greedy playouts of the one true deal all come out the same: one is enough.
+            limits = SearchLimits(seconds=None, iterations=1, exact_plays=limits.exact_plays)
+        self.limits = limits
+        self.tiebreak = tiebreak
+
+    def choose_seeing_all(self, r: Round, rng: random.Random) -> Move:
+        moves = r.legal_pairs()
+        if len(moves) == 1:
+            return Move.from_masks(*moves[0])
+        truth = r.copy()
+        result = search(lambda _rng: truth.copy(), moves, r.turn % 2, rng, self.limits)
+        view = SeatView.of(r, r.turn)
+        bias = [self.tiebreak * move_score(view, c, m) for c, m in moves]
+        return Move.from_masks(*moves[result.best_index(bias)])
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How each level is built and which rules are played."""
+
+    budget: float | None = None  # seconds a move for hard and cheat
+    iterations: int | None = None  # imagined deals a move for hard and cheat (deterministic)
+    rules: Rules = field(default_factory=Rules)
+
+
+def build(level: str, settings: Settings) -> Player | CheatPlayer:
+    """A player of ``level`` as the arena's settings say."""
+    budget = settings.budget if settings.budget is not None else 1.0
+    if level == "cheat":
+        return CheatPlayer(SearchLimits(seconds=None if settings.iterations else budget,
+                                        iterations=settings.iterations))
+    if level == "hard" and settings.iterations is not None:
+        return HardPlayer(iterations=settings.iterations)
+    return make_player(level, time_budget=budget)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one task (a duplicate deal or a duplicate match) produced."""
+
+    index: int
+    margins: list[float]  # A minus B, points per round, one per round played
+    wins: list[float] = field(default_factory=list)  # 1 A won, 0 B won, one per match
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def _play_round(r: Round, players: Sequence[Player | CheatPlayer], rngs: Sequence[random.Random],
+                times: dict[str, list[float]]) -> None:
+    while not r.is_over:
+        seat = r.turn
+        p = players[seat]
+        t0 = time.perf_counter()
+        if isinstance(p, CheatPlayer):
+            move = p.choose_seeing_all(r, rngs[seat])
+        else:
+            move = p.choose(SeatView.of(r, seat), rngs[seat])
+        times.setdefault(p.level, []).append(time.perf_counter() - t0)
+        r.play(move, seat)
+
+
+def _seating(levels: tuple[str, str], a_pair: int, settings: Settings
+             ) -> list[Player | CheatPlayer]:
+    # Level A sits in pair ``a_pair`` (seats a_pair and a_pair + 2).
+    a = build(levels[0], settings)
+    b = build(levels[1], settings)
+    return [a if s % 2 == a_pair else b for s in range(4)]
+
+
+def play_deal(levels: tuple[str, str], settings: Settings, seed: int, index: int) -> Outcome:
+    """Deal ``index`` played twice, level A first as pair A (seats 0+2), then as pair B."""
+    out = Outcome(index, [])
+    for a_pair in (0, 1):
+        deal_rng = random.Random(f"{seed}:deal:{index}")
+        r = Round.deal(settings.rules, index % 4, deal_rng)
+        players = _seating(levels, a_pair, settings)
+        rngs = [random.Random(f"{seed}:{index}:{a_pair}:{s}") for s in range(4)]
+        _play_round(r, players, rngs, out.times)
+        points = r.points()
+        out.margins.append(float(points[a_pair] - points[1 - a_pair]))
+    return out
+
+
+def play_match(levels: tuple[str, str], settings: Settings, seed: int, index: int) -> Outcome:
+    """Match ``index`` played twice with the same deals, the levels swapping pairs."""
+    out = Outcome(index, [])
+    for a_pair in (0, 1):
+        match = Match(settings.rules, random.Random(f"{seed}:match:{index}"))
+        players = _seating(levels, a_pair, settings)
+        rngs = [random.Random(f"{seed}:m{index}:{a_pair}:{s}") for s in range(4)]
+        while True:
+            _play_round(match.round, players, rngs, out.times)
+            score = match.finish_round()
+            a, b = score.points
+            out.margins.append(float((a - b) if a_pair == 0 else (b - a)))
+            if match.winner is not None:
+                break
+            match.next_round()
+        out.wins.append(1.0 if match.winner == a_pair else 0.0)
+    return out
+
+
+def _task(args: tuple[str, tuple[str, str], Settings, int, int]) -> Outcome:
+    kind, levels, settings, seed, index = args
+    return (play_match if kind == "match" else play_deal)(levels, settings, seed, index)
+
+
+def run(levels: tuple[str, str], n: int, seed: int, settings: Settings, jobs: int = 1,
+        matches: bool = False) -> Iterator[Outcome]:
+    """Every duplicate deal (or match) in index order, on ``jobs`` processes."""
+    kind = "match" if matches else "deal"
+    tasks = [(kind, levels, settings, seed, i) for i in range(n)]
+    if jobs <= 1:
+        yield from map(_task, tasks)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_task, tasks)
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% confidence interval (normal approximation).
+
+    >>> mean_ci([1.0, 3.0])
+    (2.0, 1.96)
+    """
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, math.inf
+    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def time_summary(samples: Sequence[float]) -> str:
+    """Median, 95th percentile and maximum of think times, in milliseconds."""
+    s = sorted(samples)
+    p95 = s[min(len(s) - 1, math.ceil(0.95 * len(s)) - 1)]
+    return (f"median {1000 * statistics.median(s):.2f} ms, p95 {1000 * p95:.2f} ms, "
+            f"max {1000 * s[-1]:.2f} ms over {len(s)} moves")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m scopone.arena", description=__doc__)
+    ap.add_argument("level_a", choices=ARENA_LEVELS)
+    ap.add_argument("level_b", choices=ARENA_LEVELS)
+    ap.add_argument("--deals", type=int, default=100, help="duplicate deals (or matches)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--matches", action="store_true",
+                    help="play whole duplicate matches instead of single deals; report win rate")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="seconds a move for hard and cheat (default 1.0)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="imagined deals a move for hard and cheat instead of a time budget")
+    ap.add_argument("--jobs", type=int, default=1, help="processes (use 2 for both cores)")
+    ap.add_argument("--variant", choices=("scientifico", "classico"), default="scientifico")
+    ap.add_argument("--napola", action="store_true")
+    ap.add_argument("--target", type=int, default=11, choices=(11, 21, 31))
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    args = ap.parse_args(argv)
+    settings = Settings(args.budget, args.iterations,
+                        Rules(args.variant, args.napola, args.target))
+    levels = (args.level_a, args.level_b)
+    unit = "matches" if args.matches else "deals"
+    print(f"{levels[0]} vs {levels[1]}: {args.deals} duplicate {unit}, seed {args.seed}, "
+          f"{args.variant}{' + napola' if args.napola else ''}, jobs {args.jobs}, "
+          f"budget {args.budget if args.iterations is None else f'{args.iterations} iterations'}",
+          flush=True)
+    started = time.perf_counter()
+    per_unit: list[float] = []
+    wins: list[float] = []
+    margins: list[float] = []
+    times: dict[str, list[float]] = {}
+    for k, out in enumerate(run(levels, args.deals, args.seed, settings, args.jobs,
+                                args.matches), 1):
+        per_unit.append(statistics.fmean(out.margins))
+        margins.extend(out.margins)
+        wins.extend(out.wins)
+        for level, ts in out.times.items():
+            times.setdefault(level, []).extend(ts)
+        if not args.quiet and (k % 10 == 0 or k == args.deals):
+            m, h = mean_ci(per_unit)
+            print(f"  {k}/{args.deals}: {m:+.2f} ± {h:.2f} "
+                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    m, h = mean_ci(per_unit)
+    print(f"points per round, {levels[0]} minus {levels[1]}: {m:+.3f} ± {h:.3f} "
+          f"(95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(margins)} rounds)")
+    if args.matches:
+        w, hw = mean_ci(wins)
+        print(f"match win rate of {levels[0]}: {100 * w:.1f}% ± {100 * hw:.1f}% "
+              f"({len(wins)} matches)")
+    for level in sorted(times):
+        print(f"think time {level}: {time_summary(times[level])}")
+    print(f"wall time {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

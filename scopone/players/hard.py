@@ -1,0 +1,45 @@
+"""Hard: counts cards, imagines the unseen hands many ways and plays every move out in each."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Move, SeatView
+from .normal import move_score
+from .search import EXACT_PLAYS, SearchLimits, search
+
+#: Weight of Normal's judgement (scopa risk, settebello guard) as a tie-break between moves whose
+#: search averages are close: it is in points, so 0.05 only separates near-equals.
+TIEBREAK = 0.05
+
+
+class HardPlayer:
+    """Determinized Monte Carlo search from the seat's view, for its pair's points.
+
+    Anytime: stops at ``time_budget`` seconds a move, or after ``iterations`` imagined deals
+    when that is given (deterministic for a seed; tests and the arena use it).
+    """
+
+    level = "hard"
+
+    def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
+                 exact_plays: int = EXACT_PLAYS, tiebreak: float = TIEBREAK) -> None:
+        if iterations is None and time_budget <= 0:
+            raise ValueError(f"time_budget must be positive, not {time_budget!r}")
+        self.limits = SearchLimits(
+            seconds=None if iterations is not None else time_budget,
+            iterations=iterations,
+            exact_plays=exact_plays,
+        )
+        self.tiebreak = tiebreak
+        self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
+
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            self.last_samples = 0
+            return Move.from_masks(*moves[0])
+        result = search(view.sample_round, moves, view.seat % 2, rng, self.limits)
+        self.last_samples = result.samples
+        bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
+        return Move.from_masks(*moves[result.best_index(bias)])
