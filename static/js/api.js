@@ -1,0 +1,43 @@
+// The JSON API of our own server (scopone/web/schemas.py is the contract).
+
+export class ApiError extends Error {
+  constructor(status, detail, game) {
+    super(`${status} ${detail}`);
+    this.status = status;
+    this.detail = detail;
+    this.game = game || null; // on 409 the current view, to resync from
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && typeof data.detail === 'string' ? data.detail : res.statusText;
+    throw new ApiError(res.status, detail, data && data.game);
+  }
+  return data;
+}
+
+export const api = {
+  create: (options) => call('POST', '/api/games', options),
+  get: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
+  move: (id, version, move) =>
+    call('POST', `/api/games/${encodeURIComponent(id)}/moves`, {
+      version, card: move.card, capture: move.capture,
+    }),
+  advance: (id, version) => call('POST', `/api/games/${encodeURIComponent(id)}/advance`, { version }),
+  nextRound: (id, version) =>
+    call('POST', `/api/games/${encodeURIComponent(id)}/next-round`, { version }),
+  setLevel: (id, level) => call('PATCH', `/api/games/${encodeURIComponent(id)}`, { level }),
+};

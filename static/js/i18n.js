@@ -1,0 +1,208 @@
+// Every text of the page in German, Italian and English, and the accessible names of the cards.
+
+const RANKS = {
+  en: ['Ace', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Jack', 'Knight', 'King'],
+  it: ['Asso', 'Due', 'Tre', 'Quattro', 'Cinque', 'Sei', 'Sette', 'Fante', 'Cavallo', 'Re'],
+  de: ['Ass', 'Zwei', 'Drei', 'Vier', 'Fünf', 'Sechs', 'Sieben', 'Bube', 'Reiter', 'König'],
+};
+const SUITS = {
+  en: { D: 'Coins', C: 'Cups', S: 'Swords', B: 'Clubs' },
+  it: { D: 'Denari', C: 'Coppe', S: 'Spade', B: 'Bastoni' },
+  de: { D: 'Münzen', C: 'Kelche', S: 'Schwerter', B: 'Stäbe' },
+};
+// Letters under the big numeral of a figure on the high-contrast cards.
+const FIGURE_MARKS = {
+  en: { 8: 'J', 9: 'Kn', 10: 'K' },
+  it: { 8: 'F', 9: 'C', 10: 'R' },
+  de: { 8: 'B', 9: 'R', 10: 'K' },
+};
+
+const TEXT = {
+  en: {
+    title: 'Scopone Scientifico',
+    seat0: 'You', seat1: 'Right opponent', seat2: 'Partner', seat3: 'Left opponent',
+    pairA: 'We', pairB: 'They',
+    yourTurn: 'Your turn: choose a card',
+    thinking: '{seat} is thinking…',
+    waiting: '{seat} to play',
+    roundOver: 'Round over', matchOver: 'Match over',
+    chooseCapture: 'Tap the table card you want to take (or arrows and Enter, Esc cancels)',
+    chooseKeys: 'Arrows switch the move, Enter plays it, Esc cancels',
+    score: 'Score', target: 'to {n}',
+    level: 'Level', easy: 'Easy', normal: 'Normal', hard: 'Hard',
+    napola: 'Napola', on: 'on', off: 'off',
+    variant: 'Variant', scientifico: 'Scientifico (10 cards)', classico: 'Classico (9 + 4 on the table)',
+    targetLabel: 'Play to',
+    design: 'Cards', classic: 'Traditional', clear: 'High contrast',
+    speed: 'Speed', speedNormal: 'Normal', speedFast: 'Fast',
+    language: 'Language',
+    newMatch: 'New match', settings: 'Settings', close: 'Close',
+    newMatchNote: 'Napola, variant and target start a new match.',
+    keysHelp: 'Keys: 1–9, 0 card · arrows move · Enter play · Esc cancel · N new match · L level · D cards',
+    table: 'Table', tableEmpty: 'The table is empty',
+    hand: 'Your hand',
+    cardsCount: '{n} cards',
+    seatCards: '{seat}: {n} cards',
+    pile: '{pair}: {n} cards taken, {s} scope',
+    scopaCards: 'Scope',
+    plays: '{seat} plays {card}',
+    takes: '{seat} plays {card} and takes {cards}',
+    scopa: 'Scopa!',
+    roundTitle: 'Round {n}',
+    category: 'Category', points: 'Points',
+    carte: 'Cards', denari: 'Coins', settebello: 'Settebello', primiera: 'Primiera',
+    scope: 'Scope', roundPoints: 'Round points', matchScore: 'Match score',
+    nextRound: 'Next round',
+    weWin: 'You and your partner win the match!',
+    theyWin: 'The opponents win the match.',
+    yes: 'yes', no: '—',
+    error: 'Connection problem.', retry: 'Retry',
+    cancel: 'Cancel',
+    dealer: 'Dealer',
+    lastRound: 'Last round',
+  },
+  it: {
+    title: 'Scopone Scientifico',
+    seat0: 'Tu', seat1: 'Avversario a destra', seat2: 'Compagno', seat3: 'Avversario a sinistra',
+    pairA: 'Noi', pairB: 'Loro',
+    yourTurn: 'Tocca a te: scegli una carta',
+    thinking: '{seat} sta pensando…',
+    waiting: 'Tocca a {seat}',
+    roundOver: 'Mano finita', matchOver: 'Partita finita',
+    chooseCapture: 'Tocca la carta in tavola da prendere (o frecce e Invio, Esc annulla)',
+    chooseKeys: 'Le frecce cambiano la mossa, Invio la gioca, Esc annulla',
+    score: 'Punteggio', target: 'a {n}',
+    level: 'Livello', easy: 'Facile', normal: 'Normale', hard: 'Difficile',
+    napola: 'Napola', on: 'sì', off: 'no',
+    variant: 'Variante', scientifico: 'Scientifico (10 carte)', classico: 'Classico (9 + 4 in tavola)',
+    targetLabel: 'Si gioca a',
+    design: 'Carte', classic: 'Tradizionali', clear: 'Alto contrasto',
+    speed: 'Velocità', speedNormal: 'Normale', speedFast: 'Veloce',
+    language: 'Lingua',
+    newMatch: 'Nuova partita', settings: 'Impostazioni', close: 'Chiudi',
+    newMatchNote: 'Napola, variante e punteggio avviano una nuova partita.',
+    keysHelp: 'Tasti: 1–9, 0 carta · frecce mossa · Invio gioca · Esc annulla · N nuova partita · L livello · D carte',
+    table: 'Tavola', tableEmpty: 'La tavola è vuota',
+    hand: 'Le tue carte',
+    cardsCount: '{n} carte',
+    seatCards: '{seat}: {n} carte',
+    pile: '{pair}: {n} carte prese, {s} scope',
+    scopaCards: 'Scope',
+    plays: '{seat} gioca {card}',
+    takes: '{seat} gioca {card} e prende {cards}',
+    scopa: 'Scopa!',
+    roundTitle: 'Mano {n}',
+    category: 'Voce', points: 'Punti',
+    carte: 'Carte', denari: 'Denari', settebello: 'Settebello', primiera: 'Primiera',
+    scope: 'Scope', roundPoints: 'Punti della mano', matchScore: 'Punteggio della partita',
+    nextRound: 'Prossima mano',
+    weWin: 'Tu e il tuo compagno vincete la partita!',
+    theyWin: 'Gli avversari vincono la partita.',
+    yes: 'sì', no: '—',
+    error: 'Problema di connessione.', retry: 'Riprova',
+    cancel: 'Annulla',
+    dealer: 'Mazziere',
+    lastRound: 'Ultima mano',
+  },
+  de: {
+    title: 'Scopone Scientifico',
+    seat0: 'Du', seat1: 'Gegner rechts', seat2: 'Partner', seat3: 'Gegner links',
+    pairA: 'Wir', pairB: 'Sie',
+    yourTurn: 'Du bist dran: wähle eine Karte',
+    thinking: '{seat} überlegt…',
+    waiting: '{seat} ist dran',
+    roundOver: 'Runde vorbei', matchOver: 'Partie vorbei',
+    chooseCapture: 'Tippe die Tischkarte, die du nehmen willst (oder Pfeile und Enter, Esc bricht ab)',
+    chooseKeys: 'Pfeile wechseln den Zug, Enter spielt ihn, Esc bricht ab',
+    score: 'Stand', target: 'bis {n}',
+    level: 'Level', easy: 'Leicht', normal: 'Normal', hard: 'Schwer',
+    napola: 'Napola', on: 'an', off: 'aus',
+    variant: 'Variante', scientifico: 'Scientifico (10 Karten)', classico: 'Classico (9 + 4 auf dem Tisch)',
+    targetLabel: 'Spiel bis',
+    design: 'Karten', classic: 'Traditionell', clear: 'Kontrastreich',
+    speed: 'Tempo', speedNormal: 'Normal', speedFast: 'Schnell',
+    language: 'Sprache',
+    newMatch: 'Neue Partie', settings: 'Einstellungen', close: 'Schließen',
+    newMatchNote: 'Napola, Variante und Zielpunkte starten eine neue Partie.',
+    keysHelp: 'Tasten: 1–9, 0 Karte · Pfeile Zug · Enter spielen · Esc abbrechen · N neue Partie · L Level · D Karten',
+    table: 'Tisch', tableEmpty: 'Der Tisch ist leer',
+    hand: 'Deine Karten',
+    cardsCount: '{n} Karten',
+    seatCards: '{seat}: {n} Karten',
+    pile: '{pair}: {n} Karten genommen, {s} Scope',
+    scopaCards: 'Scope',
+    plays: '{seat} spielt {card}',
+    takes: '{seat} spielt {card} und nimmt {cards}',
+    scopa: 'Scopa!',
+    roundTitle: 'Runde {n}',
+    category: 'Wertung', points: 'Punkte',
+    carte: 'Karten', denari: 'Münzen', settebello: 'Settebello', primiera: 'Primiera',
+    scope: 'Scope', roundPoints: 'Punkte der Runde', matchScore: 'Stand der Partie',
+    nextRound: 'Nächste Runde',
+    weWin: 'Du und dein Partner gewinnt die Partie!',
+    theyWin: 'Die Gegner gewinnen die Partie.',
+    yes: 'ja', no: '—',
+    error: 'Verbindungsproblem.', retry: 'Nochmal',
+    cancel: 'Abbrechen',
+    dealer: 'Geber',
+    lastRound: 'Letzte Runde',
+  },
+};
+
+export const LANGS = ['de', 'it', 'en'];
+export const LANG_NAMES = { de: 'Deutsch', it: 'Italiano', en: 'English' };
+
+/** The first of the browser's languages that we speak, else English. */
+export function browserLang(languages) {
+  for (const tag of languages || []) {
+    const base = String(tag).toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+/** A text in `lang`, with `{name}` placeholders filled from `params`. */
+export function t(lang, key, params = {}) {
+  const table = TEXT[lang] || TEXT.en;
+  const text = table[key] ?? TEXT.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ''));
+}
+
+export function parseCode(code) {
+  return { rank: Number(code.slice(0, -1)), suit: code.slice(-1) };
+}
+
+/** "Sette di Denari", "Seven of Coins", "Sieben Münzen". */
+export function cardName(lang, code) {
+  const { rank, suit } = parseCode(code);
+  const r = (RANKS[lang] || RANKS.en)[rank - 1];
+  const s = (SUITS[lang] || SUITS.en)[suit];
+  if (lang === 'it') return `${r} di ${s}`;
+  if (lang === 'de') return `${r} ${s}`;
+  return `${r} of ${s}`;
+}
+
+export function cardList(lang, codes) {
+  const names = codes.map((c) => cardName(lang, c));
+  if (names.length < 2) return names.join('');
+  const and = { en: 'and', it: 'e', de: 'und' }[lang] || 'and';
+  return `${names.slice(0, -1).join(', ')} ${and} ${names[names.length - 1]}`;
+}
+
+export function figureMark(lang, rank) {
+  return (FIGURE_MARKS[lang] || FIGURE_MARKS.en)[rank] || '';
+}
+
+export function seatName(lang, seat) {
+  return t(lang, `seat${seat}`);
+}
+
+/** Every key exists in every language (checked by the browser tests). */
+export function missingKeys() {
+  const keys = new Set(Object.values(TEXT).flatMap((table) => Object.keys(table)));
+  const missing = [];
+  for (const lang of LANGS) {
+    for (const key of keys) if (!(key in TEXT[lang])) missing.push(`${lang}.${key}`);
+  }
+  return missing;
+}
