@@ -11,11 +11,13 @@ import random
 from ..engine import Round
 from ..engine.captures import capture_options
 from ..engine.cards import ALL_MASK, BIT, RANK_MASK, RANK_OF, SETTEBELLO_INDEX
-from .heuristics import WORTH, mask_worth, rank_sum
+from .heuristics import CARD_WORTH, WORTH, holds_any, mask_worth, rank_sum
 
 _SETTEBELLO = BIT[SETTEBELLO_INDEX]
-#: Expected loss when a sweepable table is left and some other hand holds the sweeping rank.
-_SWEEP_RISK = 0.6
+#: _HOLDS[h][u][k]: chance a hand of h cards out of u unseen holds one of k wanted ones.
+_HOLDS: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+    tuple(tuple(holds_any(h, u, k) for k in range(5)) for u in range(41)) for h in range(11)
+)
 
 
 def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int]:
@@ -39,6 +41,13 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
     for c in hand:
         own |= BIT[c]
     others = live & ~own
+    # The next seat, an opponent, is who may sweep what we leave.
+    n_others = others.bit_count()
+    holds = _HOLDS[len(r.hands[(seat + 1) & 3])][n_others]
+    # Chance the settebello, if still out, is in an opponent's hand rather than the partner's.
+    bait = 0.0
+    if others & _SETTEBELLO:
+        bait = 1.5 * (len(r.hands[(seat + 1) & 3]) + len(r.hands[(seat + 3) & 3])) / n_others
     last = r.plays_left == 1
     tsum = rank_sum(table)
     best = -1e9
@@ -55,20 +64,30 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
                         v += 1.0
                 else:
                     s = tsum - rank_sum(m)
-                    if s <= 10 and others & RANK_MASK[s]:
-                        v -= _SWEEP_RISK + 0.5 * mask_worth(after)
+                    if s <= 10:
+                        k = others & RANK_MASK[s]
+                        if k:
+                            v -= holds[k.bit_count()] * (1.0 + CARD_WORTH + mask_worth(after))
+                    if bait and capture_options(after)[7]:
+                        v -= bait
                 if v > best:
                     best = v
                     best_move = (c, m)
         else:
             v = -0.5 * WORTH[c]
             s = tsum + rank
-            if s <= 10 and others & RANK_MASK[s]:
-                v -= _SWEEP_RISK + 0.5 * mask_worth(table)
+            if s <= 10:
+                k = others & RANK_MASK[s]
+                if k:
+                    v -= holds[k.bit_count()] * (1.0 + CARD_WORTH + WORTH[c] + mask_worth(table))
+            if bait and capture_options(table | BIT[c])[7]:
+                v -= bait
             if c == SETTEBELLO_INDEX:
                 v -= 2.0
             elif rank >= 8:
                 v += 0.04
+            if own & RANK_MASK[rank] & ~BIT[c]:
+                v += 0.05
             if v > best:
                 best = v
                 best_move = (c, 0)
