@@ -1,0 +1,171 @@
+"""Fixtures for the browser tests: the real app under uvicorn, Debian's Chromium, page helpers."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from scopone.engine import Match, Round, Rules, parse_cards
+from scopone.web import Settings, create_app
+from scopone.web.store import GameRecord, GameStore
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                         "has_touch": True, "device_scale_factor": 2}
+PHONE_LANDSCAPE: dict[str, Any] = {"viewport": {"width": 844, "height": 390}, "is_mobile": True,
+                                   "has_touch": True, "device_scale_factor": 2}
+# What the tests want from the page before it starts: easy computers, the fast pace, English.
+TEST_PREFS = {"level": "easy", "speed": "fast", "target": 11, "lang": "en"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+def _free_port() -> int:
+    for port in range(8200, 8300):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 8200–8299")
+
+
+@dataclass
+class Server:
+    """The app running on 127.0.0.1, and direct access to its game store for scripted deals."""
+
+    url: str
+    db_path: Path
+    http: httpx.Client = field(repr=False)
+
+    def game(self, gid: str) -> dict[str, Any]:
+        r = self.http.get(f"/api/games/{gid}")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def insert(self, hands: list[str], table: str = "", dealer: int = 3, level: str = "easy",
+               scores: tuple[int, int] = (0, 0), rules: Rules | None = None) -> str:
+        """A game in a scripted position (hands as card-code strings, seat 0 first)."""
+        rules = rules or Rules()
+        match = Match(rules, random.Random(7))
+        match.round = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
+                                      dealer=dealer, rules=rules)
+        match.scores = list(scores)
+        now = time.time()
+        gid = secrets.token_urlsafe(16)
+        store = GameStore(self.db_path)
+        try:
+            store.insert(GameRecord(gid, 0, level, secrets.token_hex(16), match, now, now))
+        finally:
+            store.close()
+        return gid
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db_path = tmp_path_factory.mktemp("browser-db") / "games.sqlite3"
+    settings = Settings(db_path=db_path, ai_processes=False, ai_time_budget=0.05)
+    port = _free_port()
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="on")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if uv.started:
+            break
+        time.sleep(0.05)
+    assert uv.started, "uvicorn did not start"
+    url = f"http://127.0.0.1:{port}"
+    with httpx.Client(base_url=url, timeout=10) as http:
+        yield Server(url, db_path, http)
+    uv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@dataclass
+class Watch:
+    """What a page did that it should not: script errors, CSP violations, foreign requests."""
+
+    origin: str
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        assert not self.errors, self.errors
+        assert not self.foreign, self.foreign
+
+
+@pytest.fixture
+def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """``open_page(device, game=None, prefs=None, locale="en-GB")`` → a page on a fresh context,
+    already at ``/``; ``page.watch`` collects errors and checks them at teardown."""
+    contexts: list[Any] = []
+    watches: list[Watch] = []
+
+    def open_(device: dict[str, Any], game: str | None = None,
+              prefs: dict[str, Any] | None = None, locale: str = "en-GB") -> Any:
+        ctx = browser.new_context(locale=locale, **device)
+        contexts.append(ctx)
+        seed = {"scopone.prefs": json.dumps(TEST_PREFS if prefs is None else prefs)}
+        if game:
+            seed["scopone.game"] = game
+        # Only on the first load of the context: reloads must find what the page stored itself.
+        ctx.add_init_script(
+            "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+            f" const s = {json.dumps(seed)};"
+            " for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }")
+        page = ctx.new_page()
+        watch = Watch(server.url)
+        watches.append(watch)
+        page.on("pageerror", lambda exc: watch.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda msg: watch.errors.append(f"console {msg.type}: {msg.text}")
+                if msg.type == "error" else None)
+        page.on("request", lambda req: None if req.url.startswith(server.url)
+                else watch.foreign.append(req.url))
+        page.watch = watch
+        page.goto(server.url + "/")
+        page.wait_for_selector("#hand .card")
+        return page
+
+    yield open_
+    for ctx in contexts:
+        ctx.close()
+    for watch in watches:
+        watch.check()
