@@ -22,7 +22,7 @@ from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
 from .players.hard import TIEBREAK, HardPlayer
 from .players.normal import move_score
-from .players.search import SearchLimits, search
+from .players.search import EXACT_PLAYS, SearchLimits, search
 
 ARENA_LEVELS = ("easy", "normal", "hard", "cheat")
 
@@ -59,15 +59,45 @@ class Settings:
     rules: Rules = field(default_factory=Rules)
 
 
+def parse_level(text: str) -> tuple[str, dict[str, float]]:
+    """A level name with optional search settings for tuning, e.g. ``hard:exact=8,tiebreak=0``.
+
+    >>> parse_level("hard:exact=8,tiebreak=0.1")
+    ('hard', {'exact': 8.0, 'tiebreak': 0.1})
+    """
+    name, _, opts = text.partition(":")
+    if name not in ARENA_LEVELS:
+        raise ValueError(f"unknown level {name!r}; expected one of {ARENA_LEVELS}")
+    options: dict[str, float] = {}
+    for item in filter(None, opts.split(",")):
+        key, _, value = item.partition("=")
+        if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
+            raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
+                             f"{', '.join(SEARCH_OPTIONS)}")
+        options[key] = float(value)
+    return name, options
+
+
+#: Search settings the arena may vary for hard and cheat (evaluation only).
+SEARCH_OPTIONS = ("exact", "tiebreak", "epsilon")
+
+
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
-    """A player of ``level`` as the arena's settings say."""
+    """A player of ``level`` (a name, perhaps with search options) as the arena's settings say."""
+    name, opts = parse_level(level)
     budget = settings.budget if settings.budget is not None else 1.0
-    if level == "cheat":
-        return CheatPlayer(SearchLimits(seconds=None if settings.iterations else budget,
-                                        iterations=settings.iterations))
-    if level == "hard" and settings.iterations is not None:
-        return HardPlayer(iterations=settings.iterations)
-    return make_player(level, time_budget=budget)
+    if name in ("easy", "normal"):
+        return make_player(name)
+    limits = SearchLimits(
+        seconds=None if settings.iterations else budget,
+        iterations=settings.iterations,
+        exact_plays=int(opts.get("exact", EXACT_PLAYS)),
+        epsilon=opts.get("epsilon", 0.0),
+    )
+    tiebreak = opts.get("tiebreak", TIEBREAK)
+    if name == "cheat":
+        return CheatPlayer(limits, tiebreak)
+    return HardPlayer(limits=limits, tiebreak=tiebreak)
 
 
 @dataclass(slots=True)
@@ -80,8 +110,8 @@ class Outcome:
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
-def _play_round(r: Round, players: Sequence[Player | CheatPlayer], rngs: Sequence[random.Random],
-                times: dict[str, list[float]]) -> None:
+def _play_round(r: Round, players: Sequence[Player | CheatPlayer], labels: Sequence[str],
+                rngs: Sequence[random.Random], times: dict[str, list[float]]) -> None:
     while not r.is_over:
         seat = r.turn
         p = players[seat]
@@ -90,16 +120,17 @@ def _play_round(r: Round, players: Sequence[Player | CheatPlayer], rngs: Sequenc
             move = p.choose_seeing_all(r, rngs[seat])
         else:
             move = p.choose(SeatView.of(r, seat), rngs[seat])
-        times.setdefault(p.level, []).append(time.perf_counter() - t0)
+        times.setdefault(labels[seat], []).append(time.perf_counter() - t0)
         r.play(move, seat)
 
 
 def _seating(levels: tuple[str, str], a_pair: int, settings: Settings
-             ) -> list[Player | CheatPlayer]:
+             ) -> tuple[list[Player | CheatPlayer], list[str]]:
     # Level A sits in pair ``a_pair`` (seats a_pair and a_pair + 2).
     a = build(levels[0], settings)
     b = build(levels[1], settings)
-    return [a if s % 2 == a_pair else b for s in range(4)]
+    labels = [levels[0] if s % 2 == a_pair else levels[1] for s in range(4)]
+    return [a if s % 2 == a_pair else b for s in range(4)], labels
 
 
 def play_deal(levels: tuple[str, str], settings: Settings, seed: int, index: int) -> Outcome:
@@ -108,9 +139,9 @@ def play_deal(levels: tuple[str, str], settings: Settings, seed: int, index: int
     for a_pair in (0, 1):
         deal_rng = random.Random(f"{seed}:deal:{index}")
         r = Round.deal(settings.rules, index % 4, deal_rng)
-        players = _seating(levels, a_pair, settings)
+        players, labels = _seating(levels, a_pair, settings)
         rngs = [random.Random(f"{seed}:{index}:{a_pair}:{s}") for s in range(4)]
-        _play_round(r, players, rngs, out.times)
+        _play_round(r, players, labels, rngs, out.times)
         points = r.points()
         out.margins.append(float(points[a_pair] - points[1 - a_pair]))
     return out
@@ -121,10 +152,10 @@ def play_match(levels: tuple[str, str], settings: Settings, seed: int, index: in
     out = Outcome(index, [])
     for a_pair in (0, 1):
         match = Match(settings.rules, random.Random(f"{seed}:match:{index}"))
-        players = _seating(levels, a_pair, settings)
+        players, labels = _seating(levels, a_pair, settings)
         rngs = [random.Random(f"{seed}:m{index}:{a_pair}:{s}") for s in range(4)]
         while True:
-            _play_round(match.round, players, rngs, out.times)
+            _play_round(match.round, players, labels, rngs, out.times)
             score = match.finish_round()
             a, b = score.points
             out.margins.append(float((a - b) if a_pair == 0 else (b - a)))
@@ -174,8 +205,8 @@ def time_summary(samples: Sequence[float]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m scopone.arena", description=__doc__)
-    ap.add_argument("level_a", choices=ARENA_LEVELS)
-    ap.add_argument("level_b", choices=ARENA_LEVELS)
+    ap.add_argument("level_a", help=f"one of {', '.join(ARENA_LEVELS)}")
+    ap.add_argument("level_b", help="the same")
     ap.add_argument("--deals", type=int, default=100, help="duplicate deals (or matches)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--matches", action="store_true",
@@ -190,6 +221,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--target", type=int, default=11, choices=(11, 21, 31))
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
+    for level in (args.level_a, args.level_b):
+        try:
+            parse_level(level)
+        except ValueError as e:
+            ap.error(str(e))
     settings = Settings(args.budget, args.iterations,
                         Rules(args.variant, args.napola, args.target))
     levels = (args.level_a, args.level_b)

@@ -6,7 +6,7 @@ import random
 
 from ..engine import Move, SeatView
 from .normal import move_score
-from .search import EXACT_PLAYS, SearchLimits, search
+from .search import SearchLimits, search
 
 #: Weight of Normal's judgement (scopa risk, settebello guard) as a tie-break between moves whose
 #: search averages are close: it is in points, so 0.05 only separates near-equals.
@@ -23,14 +23,13 @@ class HardPlayer:
     level = "hard"
 
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
-                 exact_plays: int = EXACT_PLAYS, tiebreak: float = TIEBREAK) -> None:
-        if iterations is None and time_budget <= 0:
-            raise ValueError(f"time_budget must be positive, not {time_budget!r}")
-        self.limits = SearchLimits(
-            seconds=None if iterations is not None else time_budget,
-            iterations=iterations,
-            exact_plays=exact_plays,
-        )
+                 limits: SearchLimits | None = None, tiebreak: float = TIEBREAK) -> None:
+        if limits is None:
+            if iterations is None and time_budget <= 0:
+                raise ValueError(f"time_budget must be positive, not {time_budget!r}")
+            limits = SearchLimits(seconds=None if iterations is not None else time_budget,
+                                  iterations=iterations)
+        self.limits = limits
         self.tiebreak = tiebreak
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 

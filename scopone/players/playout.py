@@ -11,9 +11,20 @@ import random
 from ..engine import Round
 from ..engine.captures import capture_options
 from ..engine.cards import ALL_MASK, BIT, RANK_MASK, RANK_OF, SETTEBELLO_INDEX
-from .heuristics import CARD_WORTH, WORTH, holds_any, mask_worth, rank_sum
+from .heuristics import _MASK_RANKS, CARD_WORTH, WORTH, holds_any, mask_worth, rank_sum
 
 _SETTEBELLO = BIT[SETTEBELLO_INDEX]
+# Straight to plain dict lookups first: this function runs hundreds of thousands of times a move.
+_OPTIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_options = _OPTIONS.get
+_ranks = _MASK_RANKS.get
+
+
+def _options_of(table: int) -> tuple[tuple[int, ...], ...]:
+    if len(_OPTIONS) > 300_000:
+        _OPTIONS.clear()  # bounded, like the engine's own memo
+    got = _OPTIONS[table] = capture_options(table)
+    return got
 #: _HOLDS[h][u][k]: chance a hand of h cards out of u unseen holds one of k wanted ones.
 _HOLDS: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
     tuple(tuple(holds_any(h, u, k) for k in range(5)) for u in range(41)) for h in range(11)
@@ -23,9 +34,10 @@ _HOLDS: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
 def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int]:
     """The greedy policy's move for the seat to play (with chance ``epsilon`` a random one)."""
     seat = r.turn
-    hand = r.hands[seat]
+    hands = r.hands
+    hand = hands[seat]
     table = r.table
-    opts = capture_options(table)
+    opts = _options(table) or _options_of(table)
     if epsilon and rand.random() < epsilon:
         moves: list[tuple[int, int]] = []
         for c in hand:
@@ -36,28 +48,30 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
                 moves.append((c, 0))
         return moves[int(rand.random() * len(moves))]
     piles = r.piles
-    live = ALL_MASK & ~(piles[0] | piles[1] | table)
     own = 0
     for c in hand:
         own |= BIT[c]
-    others = live & ~own
+    others = ALL_MASK & ~(piles[0] | piles[1] | table | own)
     # The next seat, an opponent, is who may sweep what we leave.
     n_others = others.bit_count()
-    holds = _HOLDS[len(r.hands[(seat + 1) & 3])][n_others]
+    holds = _HOLDS[len(hands[(seat + 1) & 3])][n_others]
     # Chance the settebello, if still out, is in an opponent's hand rather than the partner's.
     bait = 0.0
     if others & _SETTEBELLO:
-        bait = 1.5 * (len(r.hands[(seat + 1) & 3]) + len(r.hands[(seat + 3) & 3])) / n_others
+        bait = 1.5 * (len(hands[(seat + 1) & 3]) + len(hands[(seat + 3) & 3])) / n_others
     last = r.plays_left == 1
-    tsum = rank_sum(table)
+    tsum = _ranks(table)
+    if tsum is None:
+        tsum = rank_sum(table)
     best = -1e9
     best_move = (hand[0], 0)
     for c in hand:
         rank = RANK_OF[c]
         o = opts[rank]
         if o:
+            wc = WORTH[c]
             for m in o:
-                v = WORTH[c] + mask_worth(m)
+                v = wc + mask_worth(m)
                 after = table ^ m
                 if not after:
                     if not last:
@@ -68,7 +82,7 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
                         k = others & RANK_MASK[s]
                         if k:
                             v -= holds[k.bit_count()] * (1.0 + CARD_WORTH + mask_worth(after))
-                    if bait and capture_options(after)[7]:
+                    if bait and (_options(after) or _options_of(after))[7]:
                         v -= bait
                 if v > best:
                     best = v
@@ -80,8 +94,10 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
                 k = others & RANK_MASK[s]
                 if k:
                     v -= holds[k.bit_count()] * (1.0 + CARD_WORTH + WORTH[c] + mask_worth(table))
-            if bait and capture_options(table | BIT[c])[7]:
-                v -= bait
+            if bait:
+                after = table | BIT[c]
+                if (_options(after) or _options_of(after))[7]:
+                    v -= bait
             if c == SETTEBELLO_INDEX:
                 v -= 2.0
             elif rank >= 8:

@@ -1,0 +1,64 @@
+"""The arena plays duplicate deals and reports margins; the bench command runs its measures."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scopone import Rules
+from scopone.arena import CheatPlayer, Settings, main, play_deal, run
+from scopone.bench import playouts_per_second, positions, solver_times, think_times
+from scopone.players.search import SearchLimits
+
+from .helpers import random_positions
+
+
+def test_each_deal_is_played_twice_with_the_pairs_swapped() -> None:
+    out = play_deal(("normal", "normal"), Settings(), seed=5, index=2)
+    assert len(out.margins) == 2
+    assert len(out.times["normal"]) == 80  # two rounds of forty plays
+    # Same level on both sides, same deal: the seat swap is the only difference.
+    assert play_deal(("normal", "normal"), Settings(), 5, 2).margins == out.margins
+
+
+def test_normal_beats_easy_in_duplicate_deals() -> None:
+    margins = [m for out in run(("normal", "easy"), 40, seed=3, settings=Settings())
+               for m in out.margins]
+    assert sum(margins) / len(margins) > 2.0
+
+
+def test_two_processes_give_the_same_results() -> None:
+    one = [o.margins for o in run(("easy", "normal"), 6, 9, Settings(), jobs=1)]
+    two = [o.margins for o in run(("easy", "normal"), 6, 9, Settings(), jobs=2)]
+    assert one == two
+
+
+def test_classico_and_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["normal", "easy", "--deals", "2", "--matches", "--variant", "classico",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "points per round, normal minus easy" in out
+    assert "match win rate of normal" in out
+    assert "think time easy" in out and "think time normal" in out
+
+
+def test_cheat_sees_the_true_deal_and_plays_legal_moves() -> None:
+    cheat = CheatPlayer(SearchLimits(iterations=2))
+    rng = random.Random(1)
+    for r in random_positions(25, seed=12):
+        assert cheat.choose_seeing_all(r, rng) in r.legal_moves()
+
+
+def test_hard_and_cheat_in_the_arena_with_iterations() -> None:
+    out = play_deal(("hard", "cheat"), Settings(iterations=2, rules=Rules()), seed=1, index=0)
+    assert len(out.margins) == 2 and set(out.times) == {"hard", "cheat"}
+
+
+def test_bench_measures_run() -> None:
+    start = positions(3, seed=1)
+    assert playouts_per_second(start, 5, 1, greedy=True) > 0
+    assert playouts_per_second(start, 5, 1, greedy=False) > 0
+    assert len(solver_times(2, 8)) == 2
+    times, _ = think_times("normal", start, budget=0.01)
+    assert len(times) == 3
