@@ -1,0 +1,6 @@
+"""The web service: FastAPI app, JSON API, SQLite persistence, the page."""
+
+from .app import create_app
+from .settings import Settings
+
+__all__ = ["Settings", "create_app"]

@@ -1,0 +1,73 @@
+"""``create_app(settings)``: the API, the page, the static files and the middleware together."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from . import errors as e
+from .routes import router
+from .security import BodyLimit, SecurityHeaders
+from .service import GameService
+from .settings import Settings
+from .store import GameStore
+from .thinker import Thinker
+
+STATIC_URL = "/static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The whole web app; ``settings`` default to the environment's."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = GameStore(settings.db_path)
+        thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
+        thinker.start()
+        app.state.service = GameService(store, thinker)
+        try:
+            yield
+        finally:
+            thinker.close()
+            store.close()
+
+    # No /docs pages: they load scripts from a CDN, which our CSP (rightly) forbids.
+    app = FastAPI(title="Scopone Scientifico", version="0.1.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
+    app.state.settings = settings
+    app.include_router(router)
+    app.mount(STATIC_URL, StaticFiles(directory=settings.static_dir, check_dir=False),
+              name="static")
+    templates = Jinja2Templates(directory=settings.templates_dir)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index(request: Request) -> HTMLResponse:
+        return templates.TemplateResponse(
+            request, "index.html", {"static": STATIC_URL, "api": "/api"})
+
+    @app.exception_handler(e.GameError)
+    async def game_error(request: Request, exc: e.GameError) -> JSONResponse:
+        body: dict[str, object] = {"detail": exc.detail}
+        if exc.game is not None:
+            body["game"] = jsonable_encoder(exc.game)
+        return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # A stable string detail like every other error; the particulars go alongside.
+        errs = [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", "")),
+                 "type": str(err.get("type", ""))} for err in exc.errors()]
+        return JSONResponse({"detail": e.INVALID_REQUEST, "errors": errs}, status_code=422)
+
+    # Outermost last: the headers wrap everything, the 413 included.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+    return app

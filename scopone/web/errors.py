@@ -1,0 +1,55 @@
+"""What can go wrong with a request, as data: a status code and a short stable ``detail``."""
+
+from __future__ import annotations
+
+from .schemas import GameView
+
+
+class GameError(Exception):
+    """A request the service refuses; ``detail`` is stable, tests and the page rely on it."""
+
+    status = 400
+
+    def __init__(self, detail: str, game: GameView | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.game = game
+
+
+class NotFound(GameError):
+    status = 404
+
+
+class Conflict(GameError):
+    """Well-formed but not allowed now (stale version, out of turn, round over...): 409, with
+    the current view so the page can catch up."""
+
+    status = 409
+
+
+class Malformed(GameError):
+    """Input that can never be right, such as a card code that is not in the deck: 422."""
+
+    status = 422
+
+
+# The stable messages, in one place.
+GAME_NOT_FOUND = "game not found"
+STALE_VERSION = "stale version"
+NOT_YOUR_TURN = "not your turn"
+NOT_COMPUTER_TURN = "not a computer's turn"
+ILLEGAL_MOVE = "illegal move"
+ROUND_OVER = "round is over"
+ROUND_NOT_OVER = "round is not over"
+MATCH_OVER = "match is over"
+INVALID_CARD = "invalid card"
+INVALID_MOVE = "invalid move"
+INVALID_REQUEST = "invalid request"
+BODY_TOO_LARGE = "request body too large"
+COMPUTER_FAILED = "computer player failed"
+
+
+class Unavailable(GameError):
+    """The server could not do its own part (a computer player crashed): 503, nothing changed."""
+
+    status = 503

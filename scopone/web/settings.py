@@ -1,0 +1,65 @@
+"""The service's settings, read once from ``SCOPONE_*`` environment variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+# The repository root, found from this file so the app works from any working directory.
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _bool(text: str) -> bool:
+    low = text.strip().lower()
+    if low in _TRUE:
+        return True
+    if low in _FALSE:
+        return False
+    raise ValueError(f"not a boolean: {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the service can be configured with; ``Settings.from_env()`` reads them.
+
+    >>> Settings(port=8123).port, Settings().max_body_bytes
+    (8123, 16384)
+    """
+
+    db_path: Path = Path("data/scopone.sqlite3")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    ai_time_budget: float = 1.0  # seconds Hard may think per card
+    # Computer decisions run in processes so CPU-bound thinking never holds this process's GIL;
+    # False runs them in threads (tests use it to start faster).
+    ai_processes: bool = True
+    ai_workers: int = 2  # processes (or threads) for Hard; Easy and Normal get their own one
+    max_body_bytes: int = 16 * 1024
+    static_dir: Path = field(default=REPO_ROOT / "static")
+    templates_dir: Path = field(default=REPO_ROOT / "templates")
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from ``SCOPONE_DB_PATH``, ``SCOPONE_PORT`` and so on, then ``overrides``.
+
+        >>> Settings.from_env({"SCOPONE_PORT": "8150", "SCOPONE_AI_PROCESSES": "no"}).port
+        8150
+        """
+        env = os.environ if environ is None else environ
+        casts: dict[str, Any] = {
+            "db_path": Path, "host": str, "port": int, "ai_time_budget": float,
+            "ai_processes": _bool, "ai_workers": int, "max_body_bytes": int,
+            "static_dir": Path, "templates_dir": Path,
+        }
+        values: dict[str, Any] = {}
+        for name, cast in casts.items():
+            raw = env.get("SCOPONE_" + name.upper())
+            if raw is not None and raw != "":
+                values[name] = cast(raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(cls(), **values)

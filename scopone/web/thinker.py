@@ -1,0 +1,80 @@
+"""Computer decisions off the event loop: Hard thinks in worker processes, never in the server's.
+
+A player receives only the deciding seat's ``SeatView`` (it pickles); the rng seed is derived on
+the server from the game's secret seed and version, so every decision can be replayed there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import random
+
+from ..engine import Move, SeatView
+from ..players import make_player
+
+
+def decide(level: str, time_budget: float, view: SeatView, seed: str) -> tuple[int, int]:
+    """The move the computer player of ``level`` makes in ``view``, as (card index, capture
+    mask); a top-level function so a worker process can run it."""
+    move: Move = make_player(level, time_budget).choose(view, random.Random(seed))
+    return move.card.index, move.capture_mask
+
+
+def _warm_up() -> None:
+    """Imports the players in a fresh worker, so the first real move does not pay for it."""
+    for level in ("easy", "normal", "hard"):
+        # A level not written yet fails later, where it is used.
+        with contextlib.suppress(ImportError):
+            make_player(level)
+
+
+class Thinker:
+    """Runs decisions in executors: one for Hard, one for the quick levels, so a Hard game
+    thinking never queues the Easy and Normal games behind it."""
+
+    def __init__(self, time_budget: float, processes: bool, workers: int) -> None:
+        self.time_budget = time_budget
+        self._processes = processes
+        self._workers = max(1, workers)
+        self._hard = self._new_executor(self._workers)
+        self._quick = self._new_executor(1)
+
+    def _new_executor(self, workers: int) -> cf.Executor:
+        if self._processes:
+            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
+            ctx = multiprocessing.get_context("spawn")
+            return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                          initializer=_warm_up)
+        return cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="scopone-ai")
+
+    def start(self) -> None:
+        """Starts the workers now rather than at the first computer move."""
+        if self._processes:
+            for ex, n in ((self._hard, self._workers), (self._quick, 1)):
+                for _ in range(n):
+                    ex.submit(_warm_up)
+
+    async def choose(self, level: str, view: SeatView, seed: str) -> Move:
+        loop = asyncio.get_running_loop()
+        hard = level == "hard"
+        ex = self._hard if hard else self._quick
+        try:
+            card, capture = await loop.run_in_executor(
+                ex, decide, level, self.time_budget, view, seed)
+        except cf.process.BrokenProcessPool:
+            # A worker died (killed, out of memory): replace the pool and try once more.
+            ex = self._new_executor(self._workers if hard else 1)
+            if hard:
+                self._hard = ex
+            else:
+                self._quick = ex
+            card, capture = await loop.run_in_executor(
+                ex, decide, level, self.time_budget, view, seed)
+        return Move.from_masks(card, capture)
+
+    def close(self) -> None:
+        for ex in (self._hard, self._quick):
+            ex.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,109 @@
+"""Fixtures for the API tests: an app on a temporary database, and helpers to drive a game."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from scopone.engine import Match, Round, Rules, parse_cards
+from scopone.web import Settings, create_app
+from scopone.web.store import GameRecord, GameStore
+
+
+def make_settings(tmp_path: Path, **kw: Any) -> Settings:
+    # Threads instead of processes: Easy is quick and the tests start faster.
+    base: dict[str, Any] = {"db_path": tmp_path / "db" / "games.sqlite3",
+                            "ai_processes": False, "ai_time_budget": 0.05}
+    base.update(kw)
+    return Settings(**base)
+
+
+@dataclass
+class Api:
+    """A test client plus the app, so tests can look at the server-side state too."""
+
+    client: TestClient
+    app: FastAPI
+
+    @property
+    def store(self) -> GameStore:
+        store: GameStore = self.app.state.service.store
+        return store
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = self.client.post("/api/games", json={"level": "easy", **body})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def get(self, gid: str) -> dict[str, Any]:
+        r = self.client.get(f"/api/games/{gid}")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def step(self, game: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        """One request that moves the game on, whatever its status; returns the new view."""
+        gid, v = game["id"], game["version"]
+        if game["status"] == "your_turn":
+            r = self.client.post(f"/api/games/{gid}/moves",
+                                 json={"version": v, **rng.choice(game["legal"])})
+        elif game["status"] == "computer_turn":
+            r = self.client.post(f"/api/games/{gid}/advance", json={"version": v})
+        elif game["status"] == "round_over":
+            r = self.client.post(f"/api/games/{gid}/next-round", json={"version": v})
+        else:
+            raise AssertionError(f"no step from {game['status']}")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def until(self, game: dict[str, Any], status: str, rng: random.Random) -> dict[str, Any]:
+        for _ in range(400):
+            if game["status"] == status:
+                return game
+            game = self.step(game, rng)
+        raise AssertionError(f"never reached {status}")
+
+    def insert(self, hands: list[str], table: str = "", dealer: int = 3,
+               scores: tuple[int, int] = (0, 0), level: str = "easy",
+               rules: Rules | None = None) -> str:
+        """A game in a scripted position (hands as card-code strings, seat 0 first)."""
+        rules = rules or Rules()
+        match = Match(rules, random.Random(7))
+        match.round = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
+                                      dealer=dealer, rules=rules)
+        match.scores = list(scores)
+        now = time.time()
+        gid = secrets.token_urlsafe(16)
+        self.store.insert(GameRecord(gid, 0, level, secrets.token_hex(16), match, now, now))
+        return gid
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def api(settings: Settings) -> Iterator[Api]:
+    app = create_app(settings)
+    with TestClient(app) as client:
+        yield Api(client, app)
+
+
+@pytest.fixture
+def api_factory(tmp_path: Path) -> Callable[..., Api]:
+    """For tests that need their own settings; the caller enters ``api.client``."""
+
+    def build(**kw: Any) -> Api:
+        app = create_app(make_settings(tmp_path, **kw))
+        return Api(TestClient(app), app)
+
+    return build
