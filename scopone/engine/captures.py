@@ -5,58 +5,75 @@ This is the hot path of every search, so it works on 40-bit masks and caches per
 
 from __future__ import annotations
 
-from .cards import BIT, RANK_MASK, RANK_OF
+from .cards import BIT, RANK_MASK, RANK_OF, RANKS
+
+Options = tuple[tuple[int, ...], ...]
 
 _EMPTY: tuple[int, ...] = ()
-_CACHE: dict[int, tuple[tuple[int, ...], ...]] = {}
+_NOTHING: Options = ((),) * 11
+#: table mask → (options per rank, mask of the cards with two or more options); see table_entry.
+_CACHE: dict[int, tuple[Options, int]] = {}
 _CACHE_LIMIT = 300_000
 
+#: Rank of the card whose single bit this is (a dict lookup beats ``bit_length`` arithmetic).
+_RANK_OF_BIT: dict[int, int] = {BIT[i]: RANK_OF[i] for i in range(40)}
 
-_NOTHING: tuple[tuple[int, ...], ...] = ((),) * 11
+
+def _same_rank_options() -> dict[int, tuple[int, ...]]:
+    # For every non-empty set of cards of one rank, the single-card captures it offers, in deck
+    # order: an equal-rank capture takes exactly one of them.
+    out: dict[int, tuple[int, ...]] = {}
+    for r in range(1, 11):
+        bits = [BIT[s * 10 + r - 1] for s in range(4)]
+        for subset in range(1, 16):
+            chosen = tuple(b for k, b in enumerate(bits) if subset >> k & 1)
+            out[sum(chosen)] = chosen
+    return out
 
 
-def _compute(table: int) -> tuple[tuple[int, ...], ...]:
+_SAME_RANK: dict[int, tuple[int, ...]] = _same_rank_options()
+
+
+def _compute(table: int) -> Options:
     if not table:
         return _NOTHING
     options: list[tuple[int, ...]] = [_EMPTY] * 11
-    cards: list[tuple[int, int]] = []
-    t = table
-    while t:
-        low = t & -t
-        t ^= low
-        cards.append((RANK_OF[low.bit_length() - 1], low))
-    if len(cards) >= 2:
-        # Every subset of two or more table cards whose ranks add up to at most 10. Single
-        # cards are grown too (they seed the larger sets) but never listed as a sum.
-        sums: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], []]
-        partial: list[tuple[int, int]] = []
-        for r, low in cards:
-            for i in range(len(partial)):
-                s, m = partial[i]
-                s += r
-                if s <= 10:
-                    partial.append((s, m | low))
-                    sums[s].append(m | low)
-            partial.append((r, low))
-        for r in range(2, 11):
-            if sums[r]:
-                options[r] = tuple(sums[r])
-    for r, low in cards:
+    low = table & -table
+    rest = table ^ low
+    rank = _RANK_OF_BIT[low]
+    if not rest:
+        options[rank] = (low,)
+        return tuple(options)
+    # Every subset of two or more table cards whose ranks add up to at most 10, grown one card
+    # at a time in deck order (``partial`` also holds the single cards, which seed larger sets
+    # but are never a sum). Each sum is filed under its rank as it appears, so every rank's
+    # options come out in a fixed order.
+    # A king (10) is never part of a sum of two or more cards, so it is left out of them.
+    partial: list[tuple[int, int]] = [(rank, low)] if rank < 10 else []
+    ranks = [rank]
+    rank_of_bit = _RANK_OF_BIT
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        rank = rank_of_bit[low]
+        ranks.append(rank)
+        if rank == 10:
+            continue
+        limit = 10 - rank
+        for s, m in partial[:]:
+            if s <= limit:
+                s += rank
+                m |= low
+                partial.append((s, m))
+                options[s] += (m,)
+        partial.append((rank, low))
+    for rank in ranks:
         # Equal rank present: exactly one of those cards, never a sum.
-        same = table & RANK_MASK[r]
-        if same == low:
-            options[r] = (low,)
-        else:
-            options[r] = tuple(b for b in _BITS_OF_RANK[r] if same & b)
+        options[rank] = _SAME_RANK[table & RANK_MASK[rank]]
     return tuple(options)
 
 
-_BITS_OF_RANK: tuple[tuple[int, ...], ...] = tuple(
-    tuple(BIT[s * 10 + r - 1] for s in range(4)) if r else () for r in range(11)
-)
-
-
-def capture_options(table: int) -> tuple[tuple[int, ...], ...]:
+def capture_options(table: int) -> Options:
     """For each rank 1–10 (index 0 unused), the capture masks a card of that rank may take.
 
     An empty tuple means a card of that rank is laid on the table.
@@ -71,10 +88,30 @@ def capture_options(table: int) -> tuple[tuple[int, ...], ...]:
     ()
     """
     got = _CACHE.get(table)
+    return (got or table_entry(table))[0]
+
+
+def table_entry(table: int) -> tuple[Options, int]:
+    """``capture_options(table)`` and the mask of every card that has two or more options there.
+
+    Random playouts read the mask: a hand that holds none of those cards has one move per card,
+    so a move can be drawn without listing the moves.
+
+    >>> from .cards import mask_of, parse_cards, cards_of
+    >>> opts, multi = table_entry(mask_of(parse_cards("3D 3C 9S")))
+    >>> " ".join(str(c) for c in cards_of(multi))   # a 3 takes 3D or 3C
+    '3D 3C 3S 3B'
+    """
+    got = _CACHE.get(table)
     if got is None:
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()  # a bounded memo; the next lookups refill it with what is in use
-        got = _CACHE[table] = _compute(table)
+        options = _compute(table)
+        multi = 0
+        for rank in RANKS:
+            if len(options[rank]) > 1:
+                multi |= RANK_MASK[rank]
+        got = _CACHE[table] = (options, multi)
     return got
 
 
@@ -91,4 +128,4 @@ def is_capture_legal(table: int, card_index: int, capture: int) -> bool:
     return capture in options
 
 
-__all__ = ["BIT", "capture_options", "card_options", "is_capture_legal"]
+__all__ = ["BIT", "capture_options", "card_options", "is_capture_legal", "table_entry"]

@@ -26,7 +26,9 @@ RANKS: tuple[int, ...] = tuple(range(1, 11))
 
 #: Primiera value of each rank (SPEC.md §1): 7 = 21, 6 = 18, 1 = 16, 5 = 15, 4 = 14, 3 = 13,
 #: 2 = 12, figures = 10. The only place these numbers live.
-PRIMIERA_VALUE: dict[int, int] = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10}
+PRIMIERA_VALUE: dict[int, int] = {
+    7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10,
+}
 
 RANK_NAMES_EN: dict[int, str] = {
     1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",

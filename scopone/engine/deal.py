@@ -29,19 +29,43 @@ def deal_cards(rules: Rules, rng: random.Random) -> tuple[list[list[Card]], list
 
 
 _INDICES = list(range(40))
+#: ``(i, i + 1, bits of i + 1)`` for each step of the Fisher–Yates shuffle of 40 cards.
+_STEPS: tuple[tuple[int, int, int], ...] = tuple((i, i + 1, (i + 1).bit_length())
+                                               for i in range(39, 0, -1))
+
+
+def _shuffled_indices(rng: random.Random) -> list[int]:
+    # Exactly ``rng.shuffle(list(range(40)))``: the same draws in the same order, so a seed
+    # deals the same cards, but without a method call per card. Only for the plain generator,
+    # whose shuffle is known to draw with ``getrandbits``; anything else shuffles itself.
+    deck = _INDICES[:]
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return deck
+    bits = rng.getrandbits
+    for i, n, k in _STEPS:
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 def deal_indices(rules: Rules, rng: random.Random) -> tuple[list[list[int]], int]:
     """The same deal as ``deal_cards`` for the same generator state, as indices and a table mask.
 
     >>> hands, table = deal_indices(Rules(), random.Random(1))
-    >>> [[DECK[i] for i in h] for h in hands] == [sorted(h) for h in deal_cards(Rules(), random.Random(1))[0]]
+    >>> cards = [sorted(h) for h in deal_cards(Rules(), random.Random(1))[0]]
+    >>> [[DECK[i] for i in h] for h in hands] == cards
     True
     """
     n = rules.hand_size
+    if n == 10:
+        deck = _shuffled_indices(rng)
+        return [sorted(deck[0:10]), sorted(deck[10:20]), sorted(deck[20:30]),
+                sorted(deck[30:40])], 0
     while True:
-        deck = _INDICES[:]
-        rng.shuffle(deck)
+        deck = _shuffled_indices(rng)
         table = deck[4 * n:]
         if sum(1 for i in table if i % 10 == 9) < 3:
             mask = 0

@@ -1,4 +1,4 @@
-"""The engine's exceptions: all are ValueError subclasses, each naming the input and the position."""
+"""The engine's exceptions: ValueError subclasses whose messages name the input and the position."""
 
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .captures import capture_options, card_options
+from .captures import _CACHE, card_options, table_entry
 from .cards import BIT, DECK, RANK_OF, Card, cards_of, mask_of
+from .deal import deal_indices
 from .errors import (
     IllegalMoveError,
     InvalidMoveError,
@@ -77,6 +78,10 @@ class Play:
     @property
     def move(self) -> Move:
         return Move(self.card, self.capture)
+
+
+#: What a card that takes nothing "captures": it is laid on the table.
+_LAY: tuple[int] = (0,)
 
 
 class Round:
@@ -158,8 +163,6 @@ class Round:
     @classmethod
     def deal(cls, rules: Rules, dealer: int, rng: random.Random) -> Round:
         """Shuffle with ``rng`` and deal by the variant's rules (classico: redeal 3+ kings)."""
-        from .deal import deal_indices
-
         hands, table = deal_indices(rules, rng)
         return cls._from_indices(hands, table, dealer, rules)
 
@@ -174,7 +177,7 @@ class Round:
         r.last_taker = -1
         r.dealer = dealer
         r.turn = (dealer + 1) % 4
-        r.plays_left = sum(len(h) for h in hands)
+        r.plays_left = len(hands[0]) + len(hands[1]) + len(hands[2]) + len(hands[3])
         r.rules = rules
         r.napola = rules.napola
         r.history = []
@@ -224,15 +227,8 @@ class Round:
         """Fast path: legal moves as ``(card_index, capture_mask)`` pairs."""
         if not self.plays_left:
             return []
-        opts = capture_options(self.table)
-        out: list[tuple[int, int]] = []
-        for c in self.hands[self.turn]:
-            o = opts[RANK_OF[c]]
-            if o:
-                out.extend([(c, m) for m in o])
-            else:
-                out.append((c, 0))
-        return out
+        opts = (_CACHE.get(self.table) or table_entry(self.table))[0]
+        return [(c, m) for c in self.hands[self.turn] for m in opts[RANK_OF[c]] or _LAY]
 
     # ----- changing -----------------------------------------------------------------------
 
@@ -281,41 +277,88 @@ class Round:
         """
         seat = self.turn
         self.hands[seat].remove(card)
-        self.plays_left -= 1
-        scopa = False
+        left = self.plays_left - 1
+        self.plays_left = left
+        self.turn = (seat + 1) & 3
         if capture:
             table = self.table ^ capture
-            self.table = table
-            pair = seat & 1
-            self.piles[pair] |= capture | BIT[card]
+            self.piles[seat & 1] |= capture | BIT[card]
             self.last_taker = seat
-            if not table and self.plays_left:
-                self.scope[pair] += 1
-                scopa = True
-        else:
-            self.table |= BIT[card]
-        self.turn = (seat + 1) & 3
-        if not self.plays_left and self.table and self.last_taker >= 0:
-            # Leftovers go to the pair that took last; this is never a scopa.
-            self.piles[self.last_taker & 1] |= self.table
+            if table:
+                if not left:
+                    # Leftovers go to the pair that took last; this is never a scopa.
+                    self.piles[seat & 1] |= table
+                    table = 0
+                self.table = table
+                return False
             self.table = 0
-        return scopa
+            if left:
+                self.scope[seat & 1] += 1
+                return True
+            return False  # the last play of the round never scores a scopa
+        table = self.table | BIT[card]
+        if not left and self.last_taker >= 0:
+            # Leftovers go to the pair that took last; this is never a scopa.
+            self.piles[self.last_taker & 1] |= table
+            table = 0
+        self.table = table
+        return False
 
     def playout(self, rng: random.Random) -> None:
-        """Fast path: play to the end with uniformly random legal moves (for benchmarks)."""
+        """Fast path: play to the end with uniformly random legal moves (for benchmarks).
+
+        Each play draws one ``rng.random()`` and takes that fraction of the list that
+        ``legal_pairs()`` gives, so a seeded playout is reproducible. It is ``apply`` in a loop,
+        with the state in local variables and, when no card in the hand has a choice of
+        captures (most plays), the move drawn without listing the moves.
+        """
+        if not self.plays_left:
+            return
         rand = rng.random
-        while self.plays_left:
-            opts = capture_options(self.table)
-            moves: list[tuple[int, int]] = []
-            for c in self.hands[self.turn]:
-                o = opts[RANK_OF[c]]
-                if o:
-                    for m in o:
-                        moves.append((c, m))
-                else:
-                    moves.append((c, 0))
-            c, m = moves[int(rand() * len(moves))]
-            self.apply(c, m)
+        cached = _CACHE.get
+        rank_of = RANK_OF
+        bit = BIT
+        hands = self.hands
+        held = [0, 0, 0, 0]  # each hand as a mask, to test it against a table's multi mask
+        for s in range(4):
+            for c in hands[s]:
+                held[s] |= bit[c]
+        piles = self.piles
+        table = self.table
+        turn = self.turn
+        left = self.plays_left
+        last = self.last_taker
+        while left:
+            opts, multi = cached(table) or table_entry(table)
+            hand = hands[turn]
+            if held[turn] & multi:
+                moves = [(c, m) for c in hand for m in opts[rank_of[c]] or _LAY]
+                c, m = moves[int(rand() * len(moves))]
+                hand.remove(c)
+            else:
+                # One move per card: the k-th move is the k-th card's.
+                c = hand.pop(int(rand() * len(hand)))
+                o = opts[rank_of[c]]
+                m = o[0] if o else 0
+            held[turn] ^= bit[c]
+            left -= 1
+            if m:
+                table ^= m
+                piles[turn & 1] |= m | bit[c]
+                last = turn
+                if not table and left:
+                    self.scope[turn & 1] += 1
+            else:
+                table |= bit[c]
+            turn = (turn + 1) & 3
+        if table and last >= 0:
+            # Leftovers go to the pair that took last; this is never a scopa.
+            piles[last & 1] |= table
+            table = 0
+        self.table = table
+        self.turn = turn
+        self.plays_left = left
+        self.last_taker = last
 
     # ----- results ------------------------------------------------------------------------
 
