@@ -35,7 +35,9 @@ const SUIT_PLAIN = {
       <circle cx="20" cy="20" r="4.5"/>`,
   C: `<path d="M6 5 H34 Q35 23 22 26 V31 Q30 32 31 37 H9 Q10 32 18 31 V26 Q5 23 6 5 Z"/>`,
   S: `<path d="M20 0.5 L24.5 8 V26 H31 V30.5 H23 V35 H26 V39 H14 V35 H17 V30.5 H9 V26 H15.5 V8 Z"/>`,
-  B: `<path d="M15.5 39 L13 11 Q12 1 20 0.5 Q28 1 27 11 L24.5 39 Z"/>`,
+  B: `<path d="M16 39 L14 10 Q13.5 1 20 0.8 Q26.5 1 26 10 L24 39 Z"/>
+      <circle cx="13.2" cy="14" r="3.4"/><circle cx="26.8" cy="22" r="3.2"/>
+      <circle cx="13.8" cy="30" r="3"/>`,
 };
 const CLEAR_COLOURS = { D: '#a35200', C: '#c8102e', S: '#0b4fa8', B: '#17702a' };
 const ROBES = { D: '#b83227', C: '#2e6db4', S: '#6b3a96', B: '#2f7d32' };
@@ -135,22 +137,22 @@ function classicFace(rank, suit) {
   } else {
     body = figure(rank, suit);
   }
-  const index = `<text x="9" y="22" font-size="19" font-weight="700" font-family="Georgia, serif" fill="#3a2a1a">${rank}</text>`;
-  const indexBack = `<text x="91" y="150" font-size="19" font-weight="700" font-family="Georgia, serif" fill="#3a2a1a" text-anchor="end">${rank}</text>`;
+  const index = `<text x="${rank === 10 ? 4 : 8}" y="25" font-size="24" font-weight="700" font-family="Georgia, 'DejaVu Serif', serif" fill="#3a2a1a">${rank}</text>`;
+  const indexBack = `<text x="92" y="152" font-size="20" font-weight="700" font-family="Georgia, 'DejaVu Serif', serif" fill="#3a2a1a" text-anchor="end">${rank}</text>`;
   return `<rect x="1" y="1" width="98" height="158" rx="8" fill="#fbf5e6" stroke="#6b5637" stroke-width="2"/>
     <rect x="6" y="26" width="88" height="108" rx="4" fill="none" stroke="#d9c9a3" stroke-width="1"/>
-    ${body}${index}${use(`suit-${suit}`, 8, 24, 14)}${indexBack}`;
+    ${body}${index}${use(`suit-${suit}`, 7, 28, 17)}${indexBack}`;
 }
 
 function clearFace(rank, suit, lang) {
   const colour = CLEAR_COLOURS[suit];
   const two = rank === 10;
-  const numeral = `<text x="${two ? 4 : 8}" y="50" font-size="${two ? 44 : 54}" font-weight="800"
-    font-family="system-ui, 'DejaVu Sans', sans-serif" fill="${colour}" letter-spacing="${two ? -3 : 0}">${rank}</text>`;
+  const numeral = `<text x="${two ? 3 : 8}" y="50" font-size="${two ? 40 : 54}" font-weight="800"
+    font-family="system-ui, 'DejaVu Sans', sans-serif" fill="${colour}" letter-spacing="${two ? -4 : 0}">${rank}</text>`;
   const mark = rank >= 8
     ? `<text x="10" y="78" font-size="20" font-weight="800" font-family="system-ui, 'DejaVu Sans', sans-serif" fill="${colour}">${figureMark(lang, rank)}</text>`
     : '';
-  const small = use(`plain-${suit}`, 8, rank >= 8 ? 84 : 58, 26, ` fill="${colour}"`);
+  const small = use(`plain-${suit}`, 6, rank >= 8 ? 82 : 56, 32, ` fill="${colour}"`);
   const big = use(`plain-${suit}`, 44, 92, 52, ` fill="${colour}"`);
   return `<rect x="1.5" y="1.5" width="97" height="157" rx="8" fill="#ffffff" stroke="#111" stroke-width="3"/>
     ${numeral}${mark}${small}${big}`;

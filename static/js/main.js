@@ -156,7 +156,7 @@ function renderPiles(view) {
     const across = scope.map((code, i) => `<span class="scopa-card s${Math.min(i, 5)}">${cardSvg(code, state.prefs.design, state.prefs.lang)}</span>`).join('');
     box.innerHTML = `<div class="pile-name" aria-hidden="true">${esc(name)}</div>
       <div class="pile-stack" aria-hidden="true">${across}${pile.length ? `<span class="pile-top">${backSvg(state.prefs.design)}</span>` : '<span class="pile-empty"></span>'}</div>
-      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? ` · ${esc(tr('scope'))} <b>${scope.length}</b>` : ''}</div>`;
+      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"> · ${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`;
   }
 }
 
@@ -174,6 +174,9 @@ function renderHand(view) {
     return cardButton(code, selected ? 'selected' : '', `aria-pressed="${Boolean(selected)}" data-key="${key}"`)
       .replace('</button>', `<span class="key" aria-hidden="true">${key}</span></button>`);
   }).join('');
+  // Marks for the load-time figure: the hand drawn, then the hand ready to play.
+  if (hand.length && !performance.getEntriesByName('scopone:hand').length) performance.mark('scopone:hand');
+  if (playable && !performance.getEntriesByName('scopone:playable').length) performance.mark('scopone:playable');
   if (focused) {
     const again = box.querySelector(`[data-code="${focused}"]`) || box.querySelector('.card');
     if (again) again.focus({ preventScroll: true });
@@ -336,6 +339,7 @@ async function showPlay(before, after) {
     adopt(after);
     return;
   }
+  if (state.view && state.view.id !== after.id) return; // a match already left
   const play = after.history[after.history.length - 1];
   const pace = PACE[state.prefs.speed] || PACE.normal;
   announce(play);
@@ -390,10 +394,22 @@ async function showPlay(before, after) {
 
 // ----- talking to the server ------------------------------------------------------------------
 
-/** Takes a view from the server as the truth (never an older one of the same game). */
-function adopt(view, openSummary = true) {
+// Requests that change a game go one at a time, so a level change never races a computer move.
+let chain = Promise.resolve();
+function serial(fn) {
+  const result = chain.then(fn, fn);
+  chain = result.catch(() => undefined);
+  return result;
+}
+
+/**
+ * Takes a view from the server as the truth: never an older one of the same game, and never
+ * one of another game (a late answer about a match already left) unless `switching`.
+ */
+function adopt(view, openSummary = true, switching = false) {
   const old = state.view;
   if (old && view.id === old.id && view.version < old.version) return;
+  if (old && view.id !== old.id && !switching) return;
   state.view = view;
   state.error = null;
   if (!old || old.id !== view.id || old.version !== view.version) state.sel = null;
@@ -431,14 +447,15 @@ async function drive() {
       await sleep(pace.think);
       let after;
       try {
-        after = await api.advance(before.id, before.version);
+        // Only if nothing changed the game while we waited our turn in the queue.
+        after = await serial(() => (state.view === before ? api.advance(before.id, before.version) : null));
       } catch (err) {
         state.thinking = null;
         failed(err);
         continue;
       }
       state.thinking = null;
-      if (state.view !== before) continue; // the game changed meanwhile (new match, level)
+      if (!after || state.view !== before) continue; // the game changed meanwhile
       await showPlay(before, after);
     }
   } finally {
@@ -453,7 +470,7 @@ async function playMove(move) {
   state.sel = null;
   state.busy = true;
   try {
-    const after = await api.move(before.id, before.version, move);
+    const after = await serial(() => api.move(before.id, before.version, move));
     if (state.view === before) await showPlay(before, after);
   } catch (err) {
     failed(err);
@@ -468,9 +485,9 @@ async function newMatch() {
   state.settingsOpen = false;
   const { level, napola, variant, target } = state.prefs;
   try {
-    const view = await api.create({ level, napola, variant, target: Number(target) });
+    const view = await serial(() => api.create({ level, napola, variant, target: Number(target) }));
     state.sel = null;
-    adopt(view);
+    adopt(view, true, true);
   } catch (err) {
     failed(err);
   }
@@ -481,7 +498,7 @@ async function nextRound() {
   const view = state.view;
   if (!view || view.status !== 'round_over') return;
   try {
-    adopt(await api.nextRound(view.id, view.version));
+    adopt(await serial(() => api.nextRound(view.id, view.version)));
   } catch (err) {
     failed(err);
   }
@@ -493,7 +510,7 @@ async function setLevel(level) {
   savePrefs();
   if (!state.view) return render();
   try {
-    adopt(await api.setLevel(state.view.id, level));
+    adopt(await serial(() => api.setLevel(state.view.id, level)));
   } catch (err) {
     failed(err);
   }
@@ -516,7 +533,7 @@ async function resume() {
   state.error = null;
   if (id) {
     try {
-      adopt(await api.get(id));
+      adopt(await api.get(id), true, true);
       drive();
       return;
     } catch (err) {

@@ -52,7 +52,7 @@ export function cycle(sel, step) {
 /** Table cards that can still be taken (lit) and those of the current move (chosen). */
 export function highlights(sel) {
   if (!sel) return { lit: new Set(), chosen: new Set(), picked: new Set() };
-  const lit = new Set(remaining(sel).flatMap((m) => m.capture));
+  const lit = new Set(remaining(sel).flatMap((m) => m.capture).filter((c) => !sel.picked.includes(c)));
   const chosen = new Set(sel.viaKeys ? current(sel).capture : []);
   return { lit, chosen, picked: new Set(sel.picked) };
 }

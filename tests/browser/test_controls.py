@@ -1,0 +1,226 @@
+"""The controls one by one: choosing among captures by tap and by keys, Esc, N, L, D, the
+on-screen buttons and settings, a reload, a stale page resyncing, the computer's turn shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, Server
+from .test_match import codes, game_id
+
+pytestmark = pytest.mark.browser
+
+# Seat 0 leads (dealer 3) with four cards on the table. 5D takes 1C+4C or 1B+4C (4C is in
+# both, so tapping it narrows nothing); 8C has one way only, taking all four: a scopa.
+TABLE = "1C 1B 4C 2S"
+HANDS = [
+    "5D 7D 3C 6C 8C 9C 10C 5S 6S",
+    "1D 2D 3D 4D 6D 8D 9D 10D 2C",
+    "5C 7C 1S 3S 4S 7S 8S 9S 10S",
+    "2B 3B 4B 5B 6B 7B 8B 9B 10B",
+]
+FIVE_OPTIONS = [["1C", "4C"], ["4C", "1B"]]  # in the deck's order: D, C, S, B
+
+
+def scripted(open_page: Callable[..., Any], server: Server, **kw: Any) -> tuple[Any, str]:
+    gid = server.insert(HANDS, TABLE, dealer=kw.pop("dealer", 3))
+    page = open_page(DESKTOP, game=gid, **kw)
+    assert game_id(page) == gid
+    return page, gid
+
+
+def first_play(server: Server, gid: str) -> dict[str, Any]:
+    history = server.game(gid)["history"]
+    assert history, "nothing was played"
+    return dict(history[0])
+
+
+def wait_played(page: Any, server: Server, gid: str) -> dict[str, Any]:
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length < 9")
+    return first_play(server, gid)
+
+
+def test_capture_choice_by_tap_narrows_down(open_page: Callable[..., Any],
+                                            server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    assert [o["capture"] for o in server.game(gid)["legal"] if o["card"] == "5D"] == FIVE_OPTIONS
+    page.click("#hand .card[data-code='5D']")
+    assert codes(page, "#hand .card.selected") == ["5D"]
+    assert sorted(codes(page, "#table-cards .card.lit")) == ["1B", "1C", "4C"]
+    assert "2S" not in codes(page, "#table-cards .card.lit")
+    assert "Tap the table card" in page.inner_text("#status")
+    page.click("#table-cards .card[data-code='2S']", force=True)  # not takeable: no effect
+    page.click("#table-cards .card[data-code='4C']")  # in both options: still a choice
+    assert codes(page, "#hand .card.selected") == ["5D"]
+    assert codes(page, "#table-cards .card.picked") == ["4C"]
+    assert sorted(codes(page, "#table-cards .card.lit")) == ["1B", "1C"]
+    assert server.game(gid)["history"] == []
+    page.click("#table-cards .card[data-code='1B']")  # now decided: played at once
+    play = wait_played(page, server, gid)
+    assert (play["seat"], play["card"], play["capture"]) == (0, "5D", ["4C", "1B"])
+
+
+def test_capture_choice_by_arrows_and_enter_and_esc(open_page: Callable[..., Any],
+                                                    server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    hand = codes(page, "#hand .card")
+    key = str(hand.index("5D") + 1)
+    page.keyboard.press(key)
+    assert codes(page, "#hand .card.selected") == ["5D"]
+    assert sorted(codes(page, "#table-cards .card.chosen")) == sorted(FIVE_OPTIONS[0])
+    page.keyboard.press("Escape")  # cancels: nothing selected, nothing lit, nothing played
+    assert codes(page, "#hand .card.selected") == []
+    assert codes(page, "#table-cards .card.lit") == []
+    assert server.game(gid)["version"] == 0
+    page.keyboard.press(key)
+    page.keyboard.press("ArrowRight")
+    assert sorted(codes(page, "#table-cards .card.chosen")) == sorted(FIVE_OPTIONS[1])
+    page.keyboard.press("ArrowLeft")
+    assert sorted(codes(page, "#table-cards .card.chosen")) == sorted(FIVE_OPTIONS[0])
+    page.keyboard.press("ArrowDown")
+    chosen = sorted(codes(page, "#table-cards .card.chosen"))
+    assert chosen == sorted(FIVE_OPTIONS[1])
+    page.keyboard.press("Enter")
+    play = wait_played(page, server, gid)
+    assert (play["seat"], play["card"], sorted(play["capture"])) == (0, "5D", chosen)
+
+
+def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any],
+                                                    server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='8C']")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert page.inner_text("#banner") == "Scopa!"
+    play = wait_played(page, server, gid)
+    assert (play["card"], sorted(play["capture"]), play["scopa"]) == (
+        "8C", ["1B", "1C", "2S", "4C"], True)
+    # The scopa card lies across our pile, face up; the pile counts all five cards.
+    page.wait_for_selector("#pile-0 .scopa-card")
+    assert int(page.inner_text("#pile-0 .pile-count b")) >= 5
+    assert "1 scope" in (page.get_attribute("#pile-0", "aria-label") or "")
+
+
+def test_computer_turn_shows_thinking_and_is_announced(open_page: Callable[..., Any],
+                                                       server: Server) -> None:
+    # Dealer 0: the right opponent (seat 1) leads. Normal pace, so the thinking shows a while.
+    page, gid = scripted(open_page, server, dealer=0,
+                         prefs={"level": "easy", "speed": "normal", "lang": "en"})
+    page.wait_for_selector("#seat-1.thinking")
+    assert "Right opponent is thinking" in page.inner_text("#status")
+    page.wait_for_function("() => document.getElementById('announce').textContent !== ''")
+    play = first_play(server, gid)
+    assert play["seat"] == 1
+    announced = page.inner_text("#announce")
+    assert announced.startswith("Right opponent plays ")
+    # 1D, 2D, ... are named in words: "Ace of Coins", "Two of Coins" ...
+    names = {"1D": "Ace of Coins", "2D": "Two of Coins", "3D": "Three of Coins",
+             "4D": "Four of Coins", "6D": "Six of Coins", "8D": "Jack of Coins",
+             "9D": "Knight of Coins", "10D": "King of Coins", "2C": "Two of Cups"}
+    assert names[play["card"]] in announced
+
+
+def test_keys_n_l_d(open_page: Callable[..., Any], server: Server) -> None:
+    page = open_page(DESKTOP)
+    first = game_id(page)
+    assert page.inner_text("#btn-level") == "Level: Easy"
+    page.keyboard.press("l")
+    page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'normal'")
+    assert server.game(first)["level"] == "normal"
+    page.keyboard.press("L")
+    page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'hard'")
+    assert server.game(first)["level"] == "hard"
+    assert page.inner_text("#btn-level") == "Level: Hard"
+
+    before = page.inner_html("#hand .card >> nth=0")
+    assert page.get_attribute("body", "data-design") == "classic"
+    page.keyboard.press("d")
+    assert page.get_attribute("body", "data-design") == "clear"
+    assert page.inner_html("#hand .card >> nth=0") != before
+    assert page.inner_text("#btn-design") == "Cards: High contrast"
+    page.keyboard.press("D")
+    assert page.get_attribute("body", "data-design") == "classic"
+
+    page.keyboard.press("n")
+    page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=first)
+    second = server.game(game_id(page))
+    assert second["level"] == "hard"  # a new match keeps the level
+    assert second["score"] == [0, 0] and second["round_number"] == 1
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 10")
+
+
+def test_buttons_and_settings_start_the_right_match(open_page: Callable[..., Any],
+                                                    server: Server) -> None:
+    page = open_page(DESKTOP)
+    first = game_id(page)
+    assert page.get_attribute("#btn-napola", "aria-pressed") == "false"
+    page.click("#btn-napola")  # Napola starts a new match
+    page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=first)
+    assert server.game(game_id(page))["rules"]["napola"] is True
+    assert page.get_attribute("#btn-napola", "aria-pressed") == "true"
+    assert page.inner_text("#btn-napola") == "Napola: on"
+
+    page.click("#btn-level")
+    page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'normal'")
+    assert server.game(game_id(page))["level"] == "normal"
+
+    page.click("#btn-settings")
+    assert page.is_visible("#settings")
+    second = game_id(page)
+    page.select_option("#set-variant", "classico")
+    page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=second)
+    view = server.game(game_id(page))
+    assert view["rules"] == {"variant": "classico", "napola": True, "target": 11}
+    assert view["level"] == "normal"
+    assert sum(view["hand_counts"]) + len(view["table"]) + sum(map(len, view["piles"])) == 40
+    third = game_id(page)
+    page.click("#btn-settings")
+    page.select_option("#set-target", "21")
+    page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=third)
+    assert server.game(game_id(page))["rules"]["target"] == 21
+    assert page.inner_text("#score .target") == "to 21"
+    page.click("#btn-settings")
+    page.select_option("#set-design", "clear")
+    assert page.get_attribute("body", "data-design") == "clear"
+    page.click("#btn-new")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length >= 9")
+
+
+def test_a_reload_keeps_the_game_and_the_settings(open_page: Callable[..., Any],
+                                                  server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='9C']")  # laid on the table
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8")
+    page.keyboard.press("d")
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    assert game_id(page) == gid
+    assert page.get_attribute("body", "data-design") == "clear"
+    page.wait_for_selector("#hand.playable")
+    view = server.game(gid)
+    assert codes(page, "#hand .card") == view["hand"]
+    assert "9C" not in view["hand"] and len(view["hand"]) == 8
+    assert sorted(codes(page, "#table-cards .card")) == sorted(view["table"])
+
+
+def test_a_stale_page_resyncs_from_the_409(open_page: Callable[..., Any],
+                                           server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.watch.expected.append("409")  # the browser logs the refused request
+    page.wait_for_selector("#hand.playable")
+    # Behind the page's back the game changes: its version moves on.
+    r = server.http.patch(f"/api/games/{gid}", json={"level": "hard"})
+    assert r.status_code == 200 and r.json()["version"] == 1
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'hard'")
+    assert server.game(gid)["history"] == []  # the stale move changed nothing
+    assert codes(page, "#hand .card") == server.game(gid)["hand"]
+    page.click("#hand .card[data-code='9C']")  # from the fresh view it goes through
+    play = wait_played(page, server, gid)
+    assert (play["card"], play["capture"]) == ("9C", [])

@@ -1,0 +1,139 @@
+"""What the page looks like and what it costs: phone layouts, tappable cards, the three
+languages, accessible names, screenshots, and the first load's size and time."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, DESKTOP, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
+from .test_match import codes
+
+pytestmark = pytest.mark.browser
+
+FULL_HAND = "() => document.querySelectorAll('#hand .card').length === 10"
+
+# Every hand card's visible middle, and the element the browser finds there.
+PROBE = """() => [...document.querySelectorAll('#hand .card')].map((card, i, cards) => {
+  const r = card.getBoundingClientRect();
+  const right = i + 1 < cards.length ? cards[i + 1].getBoundingClientRect().left : r.right;
+  const x = (r.left + Math.min(right, r.right)) / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  const under = hit && hit.closest('.card');
+  return {code: card.dataset.code, hit: under ? under.dataset.code : null,
+          left: r.left, right: r.right, bottom: r.bottom, strip: Math.min(right, r.right) - r.left};
+})"""
+OVERFLOW = """() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+  width: window.innerWidth})"""
+
+
+@pytest.mark.parametrize(("device", "name"), [(PHONE, "phone"), (PHONE_LANDSCAPE, "landscape")])
+@pytest.mark.parametrize("design", ["classic", "clear"])
+def test_phone_layout_fits_and_every_card_is_tappable(
+        open_page: Callable[..., Any], device: dict[str, Any], name: str, design: str) -> None:
+    page = open_page(device, prefs={**TEST_PREFS, "design": design})
+    page.wait_for_function(FULL_HAND)
+    sizes = page.evaluate(OVERFLOW)
+    assert sizes["doc"] <= sizes["width"] and sizes["body"] <= sizes["width"], sizes
+    height = device["viewport"]["height"]
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"], card  # the card itself is under its visible middle
+        assert card["left"] >= 0 and card["right"] <= sizes["width"], card
+        assert card["bottom"] <= height, card  # the whole hand is on screen, no scrolling
+        assert card["strip"] >= 24, card  # wide enough for a finger
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{design}.png"))
+
+
+def test_desktop_screenshots_in_both_designs(open_page: Callable[..., Any]) -> None:
+    for design in ("classic", "clear"):
+        page = open_page(DESKTOP, prefs={**TEST_PREFS, "design": design})
+        page.wait_for_function(FULL_HAND)
+        page.wait_for_selector("#hand.playable")
+        sizes = page.evaluate(OVERFLOW)
+        assert sizes["doc"] <= sizes["width"], sizes
+        page.screenshot(path=str(ARTIFACTS / f"desktop-{design}.png"))
+
+
+NAMES = {
+    "it": r"^(Asso|Due|Tre|Quattro|Cinque|Sei|Sette|Fante|Cavallo|Re) di "
+          r"(Denari|Coppe|Spade|Bastoni)$",
+    "de": r"^(Ass|Zwei|Drei|Vier|Fünf|Sechs|Sieben|Bube|Reiter|König) "
+          r"(Münzen|Kelche|Schwerter|Stäbe)$",
+    "en": r"^(Ace|Two|Three|Four|Five|Six|Seven|Jack|Knight|King) of "
+          r"(Coins|Cups|Swords|Clubs)$",
+}
+NEW_MATCH = {"it": "Nuova partita", "de": "Neue Partie", "en": "New match"}
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("it-IT", "it"), ("de-DE", "de"), ("en-US", "en")])
+def test_language_follows_the_browser_and_every_card_is_named(
+        open_page: Callable[..., Any], locale: str, lang: str) -> None:
+    prefs = {k: v for k, v in TEST_PREFS.items() if k != "lang"}
+    page = open_page(DESKTOP, prefs=prefs, locale=locale)
+    page.wait_for_function(FULL_HAND)
+    assert page.get_attribute("html", "lang") == lang
+    assert page.inner_text("#btn-new") == NEW_MATCH[lang]
+    labels = page.eval_on_selector_all("#hand .card, #table-cards .card",
+                                       "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(labels) >= 10
+    for label in labels:
+        assert re.match(NAMES[lang], label), label
+    # The card SVGs are decoration; the button's name is what a screen reader says.
+    assert page.eval_on_selector_all("#hand .card svg", "els => els.every("
+                                     "s => s.getAttribute('aria-hidden') === 'true')")
+    # Every text exists in all three languages.
+    missing = page.evaluate("async () => (await import('/static/js/i18n.js')).missingKeys()")
+    assert missing == []
+
+
+def test_the_language_switch(open_page: Callable[..., Any]) -> None:
+    page = open_page(DESKTOP)
+    page.click("#btn-settings")
+    page.select_option("#set-lang", "it")
+    assert page.inner_text("#btn-new") == "Nuova partita"
+    page.select_option("#set-lang", "de")
+    assert page.inner_text("#btn-new") == "Neue Partie"
+    assert page.get_attribute("html", "lang") == "de"
+    assert page.eval_on_selector("#hand .card", "e => e.getAttribute('aria-label')").find(" ") > 0
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    assert page.inner_text("#btn-new") == "Neue Partie"  # the choice survives a reload
+
+
+def test_keyboard_focus_is_visible(open_page: Callable[..., Any]) -> None:
+    page = open_page(DESKTOP)
+    page.wait_for_selector("#hand.playable")
+    page.focus("#hand .card >> nth=0")
+    page.keyboard.press("Tab")
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert page.evaluate("() => document.activeElement.matches('#hand .card:focus-visible')")
+    assert outline == "solid"
+
+
+def test_first_load_is_small_and_only_from_our_server(
+        open_page: Callable[..., Any], server: Server) -> None:
+    page = open_page(DESKTOP, prefs={"lang": "en"})  # a first visit: no game, default settings
+    page.wait_for_selector("#hand.playable")
+    figures = page.evaluate("""() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const res = performance.getEntriesByType('resource');
+      const mark = (n) => {
+        const m = performance.getEntriesByName(n)[0];
+        return m ? m.startTime : null;
+      };
+      return {bytes: nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0),
+              requests: 1 + res.length, urls: res.map(r => r.name),
+              hand_ms: mark('scopone:hand'), playable_ms: mark('scopone:playable')};
+    }""")
+    assert all(u.startswith(server.url) for u in figures["urls"]), figures["urls"]
+    assert figures["bytes"] < 200_000, figures
+    assert figures["hand_ms"] is not None and figures["playable_ms"] is not None
+    view = server.game(page.evaluate("() => localStorage.getItem('scopone.game')"))
+    figures["computer_cards_before_playable"] = len(view["history"])
+    assert codes(page, "#hand .card") == view["hand"]
+    (ARTIFACTS / "first-load.json").write_text(json.dumps(figures, indent=2))
+    print("first load:", {k: v for k, v in figures.items() if k != "urls"})
