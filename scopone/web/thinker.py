@@ -10,7 +10,10 @@ import asyncio
 import concurrent.futures as cf
 import contextlib
 import multiprocessing
+import os
 import random
+import threading
+import time
 
 from ..engine import Move, SeatView
 from ..players import make_player
@@ -23,12 +26,26 @@ def decide(level: str, time_budget: float, view: SeatView, seed: str) -> tuple[i
     return move.card.index, move.capture_mask
 
 
-def _warm_up() -> None:
-    """Imports the players in a fresh worker, so the first real move does not pay for it."""
+def _init_worker(server_pid: int) -> None:
+    """Prepares a fresh worker process: imports the players, so the first real move does not
+    pay for it, and watches the server so the worker never outlives it (a killed server runs
+    no shutdown code)."""
+
+    def watch() -> None:
+        # The pid comes from the server itself: read here, it could already be the reaper's.
+        while os.getppid() == server_pid:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="scopone-parent-watch", daemon=True).start()
     for level in ("easy", "normal", "hard"):
         # A level not written yet fails later, where it is used.
         with contextlib.suppress(ImportError):
             make_player(level)
+
+
+def _ready() -> None:
+    """A no-op task: submitting it makes the pool start a worker now."""
 
 
 class Thinker:
@@ -47,7 +64,7 @@ class Thinker:
             # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
             ctx = multiprocessing.get_context("spawn")
             return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                          initializer=_warm_up)
+                                          initializer=_init_worker, initargs=(os.getpid(),))
         return cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="scopone-ai")
 
     def start(self) -> None:
@@ -55,7 +72,7 @@ class Thinker:
         if self._processes:
             for ex, n in ((self._hard, self._workers), (self._quick, 1)):
                 for _ in range(n):
-                    ex.submit(_warm_up)
+                    ex.submit(_ready)
 
     async def choose(self, level: str, view: SeatView, seed: str) -> Move:
         loop = asyncio.get_running_loop()

@@ -1,0 +1,94 @@
+"""The real server: ``python -m scopone serve`` killed outright loses nothing, leaves nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _tagged(tag: str) -> list[int]:
+    """Processes whose environment carries ``tag``: the server and everything it started."""
+    found = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                if tag.encode() in (p / "environ").read_bytes():
+                    found.append(int(p.name))
+            except OSError:
+                pass
+    return found
+
+
+def _serve(db: Path, tag: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    env = {**os.environ, "SCOPONE_TEST_TAG": tag}
+    proc = subprocess.Popen([sys.executable, "-m", "scopone", "serve", "--port", str(port),
+                             "--db", str(db)], env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):  # polling for readiness, not measuring anything
+        assert proc.poll() is None, "server exited"
+        try:
+            httpx.get(base + "/openapi.json", timeout=2)
+            return proc, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("server did not start")
+
+
+def _wait_gone(tag: str) -> list[int]:
+    for _ in range(100):
+        left = _tagged(tag)
+        if not left:
+            return left
+        time.sleep(0.1)
+    return _tagged(tag)
+
+
+def test_a_killed_server_loses_nothing_and_leaves_no_workers(tmp_path: Path) -> None:
+    tag = uuid.uuid4().hex
+    db = tmp_path / "data" / "games.sqlite3"
+    proc, base = _serve(db, tag)
+    try:
+        game = httpx.post(base + "/api/games", json={"level": "easy"}).json()
+        while game["status"] == "computer_turn":  # a move made in a worker process
+            game = httpx.post(f"{base}/api/games/{game['id']}/advance",
+                              json={"version": game["version"]}).json()
+        assert game["status"] == "your_turn"
+        workers = [p for p in _tagged(tag) if p != proc.pid]
+        assert workers  # the worker processes exist...
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert _wait_gone(tag) == []  # ...and die with the server, though it ran no shutdown
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    proc, base = _serve(db, tag)
+    try:
+        again = httpx.get(f"{base}/api/games/{game['id']}").json()
+        assert again == game
+        move = {"version": again["version"], **again["legal"][0]}
+        r = httpx.post(f"{base}/api/games/{game['id']}/moves", json=move)
+        assert r.status_code == 200 and r.json()["version"] == game["version"] + 1
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert _wait_gone(tag) == []  # a clean stop leaves nothing either
