@@ -79,7 +79,7 @@ def parse_level(text: str) -> tuple[str, dict[str, float]]:
 
 
 #: Search settings the arena may vary for hard and cheat (evaluation only).
-SEARCH_OPTIONS = ("exact", "tiebreak", "epsilon")
+SEARCH_OPTIONS = ("exact", "tiebreak", "epsilon", "reading")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -97,7 +97,8 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     tiebreak = opts.get("tiebreak", TIEBREAK)
     if name == "cheat":
         return CheatPlayer(limits, tiebreak)
-    return HardPlayer(limits=limits, tiebreak=tiebreak)
+    return HardPlayer(limits=limits, tiebreak=tiebreak,
+                      card_reading=bool(opts.get("reading", 1.0)))
 
 
 @dataclass(slots=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from ..engine import Move, SeatView
+from ..engine import Move, Round, SeatView
+from .inference import rank_voids, sample_with_voids
 from .normal import move_score
 from .search import SearchLimits, search
 
@@ -23,7 +25,8 @@ class HardPlayer:
     level = "hard"
 
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
-                 limits: SearchLimits | None = None, tiebreak: float = TIEBREAK) -> None:
+                 limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
+                 card_reading: bool = True) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
@@ -31,6 +34,7 @@ class HardPlayer:
                                   iterations=iterations)
         self.limits = limits
         self.tiebreak = tiebreak
+        self.card_reading = card_reading
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -38,7 +42,12 @@ class HardPlayer:
         if len(moves) == 1:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
-        result = search(view.sample_round, moves, view.seat % 2, rng, self.limits)
+        voids = rank_voids(view) if self.card_reading else (0, 0, 0, 0)
+        sample: Callable[[random.Random], Round] = view.sample_round
+        if any(voids):
+            def sample(g: random.Random) -> Round:
+                return sample_with_voids(view, voids, g)
+        result = search(sample, moves, view.seat % 2, rng, self.limits)
         self.last_samples = result.samples
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
         return Move.from_masks(*moves[result.best_index(bias)])
