@@ -87,9 +87,13 @@ function renderTexts() {
 }
 
 function fillSelect(select, options, value) {
-  select.innerHTML = options
-    .map(([v, label]) => `<option value="${esc(v)}"${v === value ? ' selected' : ''}>${esc(label)}</option>`)
-    .join('');
+  // Rewritten only when the options change, so an open drop-down is not closed by a render.
+  const html = options.map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join('');
+  if (select.dataset.html !== html) {
+    select.innerHTML = html;
+    select.dataset.html = html;
+  }
+  if (select !== document.activeElement) select.value = value;
 }
 
 function renderBar(view) {

@@ -89,6 +89,7 @@ class Server:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)  # screenshots land here (git-ignored)
     db_path = tmp_path_factory.mktemp("browser-db") / "games.sqlite3"
     settings = Settings(db_path=db_path, ai_processes=False, ai_time_budget=0.05)
     port = _free_port()
