@@ -247,6 +247,7 @@ class Round:
         if c not in self.hands[self.turn]:
             raise IllegalMoveError(
                 f"move {move}: {move.card} is not in the hand of seat {self.turn}"
+                f" ({self.describe()})"
             )
         cap = move.capture_mask
         if cap & ~self.table:
