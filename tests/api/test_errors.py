@@ -106,7 +106,7 @@ def test_illegal_moves_are_409(api: Any) -> None:
     assert sorted(map(str, (m["card"] for m in view["legal"]))) == ["5C", "7D"]
     assert {"card": "7D", "capture": ["3S", "4B"]} in view["legal"]
     v = view["version"]
-    illegal = [
+    illegal: list[dict[str, Any]] = [
         {"card": "1B"},  # not in seat 0's hand (seat 1 holds it)
         {"card": "6D"},  # in nobody's hand
         {"card": "7D"},  # can take 3S+4B, so it must take

@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+T = 60  # generous request timeouts: a guard on a loaded machine, never a measure
+
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 
 
@@ -67,10 +69,10 @@ def test_a_killed_server_loses_nothing_and_leaves_no_workers(tmp_path: Path) -> 
     db = tmp_path / "data" / "games.sqlite3"
     proc, base = _serve(db, tag)
     try:
-        game = httpx.post(base + "/api/games", json={"level": "easy"}).json()
+        game = httpx.post(base + "/api/games", json={"level": "easy"}, timeout=T).json()
         while game["status"] == "computer_turn":  # a move made in a worker process
             game = httpx.post(f"{base}/api/games/{game['id']}/advance",
-                              json={"version": game["version"]}).json()
+                              json={"version": game["version"]}, timeout=T).json()
         assert game["status"] == "your_turn"
         workers = [p for p in _tagged(tag) if p != proc.pid]
         assert workers  # the worker processes exist...
@@ -83,10 +85,10 @@ def test_a_killed_server_loses_nothing_and_leaves_no_workers(tmp_path: Path) -> 
             proc.wait()
     proc, base = _serve(db, tag)
     try:
-        again = httpx.get(f"{base}/api/games/{game['id']}").json()
+        again = httpx.get(f"{base}/api/games/{game['id']}", timeout=T).json()
         assert again == game
         move = {"version": again["version"], **again["legal"][0]}
-        r = httpx.post(f"{base}/api/games/{game['id']}/moves", json=move)
+        r = httpx.post(f"{base}/api/games/{game['id']}/moves", json=move, timeout=T)
         assert r.status_code == 200 and r.json()["version"] == game["version"] + 1
     finally:
         proc.terminate()
