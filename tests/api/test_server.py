@@ -90,6 +90,15 @@ def test_a_killed_server_loses_nothing_and_leaves_no_workers(tmp_path: Path) -> 
         move = {"version": again["version"], **again["legal"][0]}
         r = httpx.post(f"{base}/api/games/{game['id']}/moves", json=move, timeout=T)
         assert r.status_code == 200 and r.json()["version"] == game["version"] + 1
+        # Worker processes killed under it: the next computer move gets a fresh pool.
+        workers = [p for p in _tagged(tag) if b"spawn_main" in Path(f"/proc/{p}/cmdline")
+                   .read_bytes()]
+        assert workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        r = httpx.post(f"{base}/api/games/{game['id']}/advance",
+                       json={"version": game["version"] + 1}, timeout=T)
+        assert r.status_code == 200 and len(r.json()["history"]) == len(game["history"]) + 2
     finally:
         proc.terminate()
         proc.wait(timeout=30)
