@@ -34,7 +34,7 @@ const state = {
 
 function loadPrefs() {
   const defaults = {
-    level: 'easy', napola: false, variant: 'scientifico', target: 11,
+    level: 'normal', napola: false, variant: 'scientifico', target: 11,
     design: 'classic', speed: 'normal', lang: browserLang(navigator.languages || [navigator.language]),
   };
   try {

@@ -224,3 +224,47 @@ def test_a_stale_page_resyncs_from_the_409(open_page: Callable[..., Any],
     page.click("#hand .card[data-code='9C']")  # from the fresh view it goes through
     play = wait_played(page, server, gid)
     assert (play["card"], play["capture"]) == ("9C", [])
+
+
+def test_a_lost_game_starts_a_new_match(open_page: Callable[..., Any], server: Server) -> None:
+    page = open_page(DESKTOP, game="no-such-game")
+    page.watch.expected.append("404")
+    page.wait_for_function("() => localStorage.getItem('scopone.game') !== 'no-such-game'")
+    view = server.game(game_id(page))
+    assert view["round_number"] == 1 and view["score"] == [0, 0]
+
+
+SELECT_LOGIC = """async () => {
+  const s = await import('/static/js/select.js');
+  const legal = [
+    {card: '5D', capture: ['1C', '4C']}, {card: '5D', capture: ['4C', '1B']},
+    {card: '8C', capture: ['1C', '4C', '2S', '1B']}, {card: '9C', capture: []},
+  ];
+  const out = {};
+  out.once = s.pickCard(null, legal, '8C', false).move;
+  out.layByKey = s.pickCard(null, legal, '9C', true).sel.options.length;
+  let r = s.pickCard(null, legal, '5D', false);
+  out.lit = [...s.highlights(r.sel).lit].sort();
+  out.again = s.pickCard(r.sel, legal, '5D', false).sel;  // the same card again cancels
+  r = s.pickTable(r.sel, '4C');
+  out.narrowed = [...s.highlights(r.sel).lit].sort();
+  out.unknown = s.pickTable(r.sel, '2S').sel === r.sel;
+  out.decided = s.pickTable(r.sel, '1B').move;
+  const k = s.pickCard(null, legal, '5D', true).sel;
+  out.cycle = [s.current(k), s.current(s.cycle(k, 1)), s.current(s.cycle(k, -1)),
+               s.current(s.cycle(s.cycle(k, 1), 1))].map(m => m.capture.join('+'));
+  return out;
+}"""
+
+
+def test_choosing_logic_uses_only_the_legal_moves(open_page: Callable[..., Any]) -> None:
+    page = open_page(DESKTOP)
+    out = page.evaluate(SELECT_LOGIC)
+    assert out["once"] == {"card": "8C", "capture": ["1C", "4C", "2S", "1B"]}
+    assert out["layByKey"] == 1  # by key even a one-way card waits for Enter
+    assert out["lit"] == ["1B", "1C", "4C"]
+    assert out["again"] is None
+    assert out["narrowed"] == ["1B", "1C"]
+    assert out["unknown"] is True
+    assert out["decided"] == {"card": "5D", "capture": ["4C", "1B"]}
+    assert out["cycle"] == ["1C+4C", "4C+1B", "4C+1B", "1C+4C"]
