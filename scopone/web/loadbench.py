@@ -90,6 +90,15 @@ def _ms(xs: list[float]) -> str:
     return f"{med:7.1f}  {p95:7.1f}"
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far; 0 where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
     for _ in range(200):
         if proc.poll() is not None:
@@ -128,13 +137,21 @@ def main(argv: list[str] | None = None) -> int:
                   f"{args.level}, {args.steps} requests each; Hard budget {args.time_budget}s")
             print(f"{'scenario':<22}{'endpoint':<12}{'n':>6}  {'median':>7}  {'p95':>7}  (ms)")
             for name, with_hard in (("alone", False), ("while Hard thinks", True)):
+                server0, client0 = _cpu_seconds(proc.pid), time.process_time()
                 timings, hard, elapsed = asyncio.run(_scenario(
                     base, args.games, args.level, args.steps, with_hard, args.seed))
+                server_cpu = _cpu_seconds(proc.pid) - server0
+                client_cpu = time.process_time() - client0
                 for kind in ("moves", "advance"):
                     xs = timings[kind]
                     print(f"{name:<22}{kind:<12}{len(xs):>6}  {_ms(xs)}")
                 total = sum(len(v) for v in timings.values())
                 print(f"{name:<22}{'throughput':<12}{total:>6}  {total / elapsed:7.1f} req/s")
+                # CPU per request: the server's own process (not its AI workers) and this
+                # client's, to tell service cost from load-generator cost on a small machine.
+                per = 1000 / total
+                print(f"{name:<22}{'cpu/request':<12}{total:>6}  server {server_cpu * per:.1f} ms,"
+                      f" client {client_cpu * per:.1f} ms")
                 if with_hard:
                     xs = hard["advance"]
                     print(f"{'(the Hard game)':<22}{'advance':<12}{len(xs):>6}  {_ms(xs)}")
