@@ -82,15 +82,24 @@ class Thinker:
             card, capture = await loop.run_in_executor(
                 ex, decide, level, self.time_budget, view, seed)
         except cf.process.BrokenProcessPool:
-            # A worker died (killed, out of memory): replace the pool and try once more.
-            ex = self._new_executor(self._workers if hard else 1)
-            if hard:
-                self._hard = ex
-            else:
-                self._quick = ex
+            # A worker died (killed, out of memory): replace the pool, once even when several
+            # requests find it broken, and try once more.
+            ex = self._replace(ex, hard)
             card, capture = await loop.run_in_executor(
                 ex, decide, level, self.time_budget, view, seed)
         return Move.from_masks(card, capture)
+
+    def _replace(self, broken: cf.Executor, hard: bool) -> cf.Executor:
+        current = self._hard if hard else self._quick
+        if current is not broken:
+            return current  # another request has replaced it already
+        broken.shutdown(wait=False, cancel_futures=True)
+        fresh = self._new_executor(self._workers if hard else 1)
+        if hard:
+            self._hard = fresh
+        else:
+            self._quick = fresh
+        return fresh
 
     def close(self) -> None:
         for ex in (self._hard, self._quick):
