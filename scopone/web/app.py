@@ -23,6 +23,16 @@ from .thinker import Thinker
 STATIC_URL = "/static"
 
 
+def _is_card_error(loc: list[object]) -> bool:
+    """Whether a validation error's location is one card code: ``card`` or a ``capture`` entry.
+
+    >>> _is_card_error(["body", "capture", 2]), _is_card_error(["body", "capture"])
+    (True, False)
+    """
+    return loc[1:] == ["card"] or (len(loc) == 3 and loc[1] == "capture"
+                                   and isinstance(loc[2], int))
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole web app; ``settings`` default to the environment's."""
     settings = settings or Settings.from_env()
@@ -63,9 +73,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
         # A stable string detail like every other error; the particulars go alongside.
-        errs = [{"loc": list(err.get("loc", ())), "msg": str(err.get("msg", "")),
-                 "type": str(err.get("type", ""))} for err in exc.errors()]
-        return JSONResponse({"detail": e.INVALID_REQUEST, "errors": errs}, status_code=422)
+        locs = [list(err.get("loc", ())) for err in exc.errors()]
+        errs = [{"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))}
+                for loc, err in zip(locs, exc.errors(), strict=True)]
+        detail = e.INVALID_CARD if locs and all(map(_is_card_error, locs)) else e.INVALID_REQUEST
+        return JSONResponse({"detail": detail, "errors": errs}, status_code=422)
 
     # Outermost last: the headers wrap everything, the 413 included.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
