@@ -103,7 +103,7 @@ def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any
     # The scopa card lies across our pile, face up; the pile counts all five cards.
     page.wait_for_selector("#pile-0 .scopa-card")
     assert int(page.inner_text("#pile-0 .pile-count b")) >= 5
-    assert "1 scope" in (page.get_attribute("#pile-0", "aria-label") or "")
+    assert "scope: 1" in (page.get_attribute("#pile-0", "aria-label") or "")
 
 
 def test_computer_turn_shows_thinking_and_is_announced(open_page: Callable[..., Any],

@@ -125,7 +125,10 @@ def test_first_load_is_small_and_only_from_our_server(
         const m = performance.getEntriesByName(n)[0];
         return m ? m.startTime : null;
       };
+      const create = res.find(r => r.name.endsWith('/api/games'));
       return {bytes: nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0),
+              dom_ms: nav.domContentLoadedEventEnd,
+              create_request_ms: create ? create.responseEnd - create.startTime : null,
               requests: 1 + res.length, urls: res.map(r => r.name),
               hand_ms: mark('scopone:hand'), playable_ms: mark('scopone:playable')};
     }""")
