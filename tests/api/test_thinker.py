@@ -26,7 +26,7 @@ def test_decisions_depend_only_on_view_and_seed() -> None:
                                                                             "s:7")}  # ...alone
 
 
-@pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_worker_processes_play_a_round(api_factory: Any, level: str) -> None:
     built = api_factory(ai_processes=True, ai_workers=1)
     with built.client:
