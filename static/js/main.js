@@ -160,7 +160,7 @@ function renderPiles(view) {
     const across = scope.map((code, i) => `<span class="scopa-card s${Math.min(i, 5)}">${cardSvg(code, state.prefs.design, state.prefs.lang)}</span>`).join('');
     box.innerHTML = `<div class="pile-name" aria-hidden="true">${esc(name)}</div>
       <div class="pile-stack" aria-hidden="true">${across}${pile.length ? `<span class="pile-top">${backSvg(state.prefs.design)}</span>` : '<span class="pile-empty"></span>'}</div>
-      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"> · ${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`;
+      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"><span class="sep"> · </span>${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`;
   }
 }
 
@@ -232,7 +232,7 @@ function renderSummary(view) {
       <tbody>${body}</tbody>
       <tfoot>
         <tr class="round-points"><th scope="row">${esc(tr('roundPoints'))}</th><td id="round-a">${r.points[0]}</td><td id="round-b">${r.points[1]}</td></tr>
-        <tr class="match-score"><th scope="row">${esc(tr('matchScore'))} (${esc(tr('target', { n: view.rules.target }))})</th><td id="match-a">${r.score_after[0]}</td><td id="match-b">${r.score_after[1]}</td></tr>
+        <tr class="match-score"><th scope="row">${esc(tr('matchScore'))} (${esc(tr('target', { n: view.rules.target }))})</th><td id="match-a">${view.score[0]}</td><td id="match-b">${view.score[1]}</td></tr>
       </tfoot>
     </table>
     ${winner}

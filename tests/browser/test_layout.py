@@ -140,3 +140,35 @@ def test_first_load_is_small_and_only_from_our_server(
     assert codes(page, "#hand .card") == view["hand"]
     (ARTIFACTS / "first-load.json").write_text(json.dumps(figures, indent=2))
     print("first load:", {k: v for k, v in figures.items() if k != "urls"})
+
+
+def test_round_summary_and_match_end_on_a_phone(open_page: Callable[..., Any],
+                                                server: Server) -> None:
+    # One card each, 10–10 to 11 with Napola on: 7D is laid, 1C and 2C too, then 3C takes
+    # 1C+2C and, as last taker, the 7D left on the table. The opponents win.
+    from scopone.engine import Rules
+
+    gid = server.insert(["7D", "1C", "2C", "3C"], dealer=3, scores=(10, 10),
+                        rules=Rules(napola=True))
+    page = open_page(PHONE, game=gid)
+    page.wait_for_selector("#hand.playable")
+    box = page.locator("#hand .card").bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#summary:not([hidden])")
+    view = server.game(gid)
+    assert view["status"] == "match_over" and view["winner"] == "B"
+    b = view["rounds"][-1]["tallies"][1]
+    assert (b["cards"], b["denari"], b["settebello"]) == (4, 1, True)
+    rows = page.eval_on_selector_all("#summary tbody tr", "els => els.map(e => e.dataset.cat)")
+    assert rows == ["carte", "denari", "settebello", "primiera", "scope", "napola"]
+    assert page.eval_on_selector_all("#summary tr[data-cat='carte'] .fig",
+                                     "els => els.map(e => e.textContent)") == ["0", "4"]
+    assert page.inner_text("#winner") == "The opponents win the match."
+    assert [int(page.inner_text("#match-a")), int(page.inner_text("#match-b"))] == view["score"]
+    sizes = page.evaluate(OVERFLOW)
+    assert sizes["doc"] <= sizes["width"], sizes
+    page.screenshot(path=str(ARTIFACTS / "phone-summary.png"))
+    page.locator("#summary-go").tap()  # a new match, same rules
+    page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=gid)
+    fresh = server.game(page.evaluate("() => localStorage.getItem('scopone.game')"))
+    assert fresh["rules"]["napola"] is True and fresh["score"] == [0, 0]
