@@ -46,14 +46,18 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         started = False
+        # Game state must never be served from a cache: a stale view would replay old versions.
+        extra = [(b"cache-control", b"no-store")] if scope["path"].startswith("/api/") else []
 
         async def send_with_headers(message: Message) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                ours = SECURITY_HEADERS + extra
+                names = {h for h, _ in ours}
                 headers = [(k, v) for k, v in message.get("headers", [])
-                           if k.lower() not in {h for h, _ in SECURITY_HEADERS}]
-                message["headers"] = headers + SECURITY_HEADERS
+                           if k.lower() not in names]
+                message["headers"] = headers + ours
             await send(message)
 
         try:

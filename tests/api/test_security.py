@@ -57,6 +57,8 @@ def test_every_kind_of_response_has_the_headers(static_api: Any) -> None:
         201, 200, 404, 404, 405, 422, 409, 413, 200, 404, 200, 200]
     for r in responses:
         _assert_headers(r)
+        if r.url.path.startswith("/api/"):  # the API's answers are never cached
+            assert r.headers["cache-control"] == "no-store"
     assert responses[8].text == "export const x = 1;\n"
 
 
