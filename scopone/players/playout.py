@@ -112,7 +112,7 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
 
 def greedy_playout(r: Round, rand: random.Random, epsilon: float = 0.0) -> None:
     """Play ``r`` to the end with the greedy policy (fast path, no history)."""
-    while r.plays_left:
+    while r.plays_left and r.hands[r.turn]:  # (scripted uneven hands can run dry early)
         c, m = policy_pair(r, epsilon, rand)
         r.apply(c, m)
 

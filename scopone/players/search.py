@@ -21,6 +21,10 @@ from .playout import greedy_playout
 EXACT_PLAYS = 8
 
 
+#: Share of the time budget the search itself may use.
+SAFETY = 0.9
+
+
 @dataclass(frozen=True, slots=True)
 class SearchLimits:
     """When to stop: after ``iterations`` imagined deals, or at ``seconds``, whichever first.
@@ -72,8 +76,9 @@ def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]
     result = SearchResult(moves, totals, 0)
     if len(moves) <= 1:
         return result
-    deadline = None if limits.seconds is None else time.perf_counter() + limits.seconds
     started = time.perf_counter()
+    # Aim a little short of the budget: the move's own overhead and a busy machine come on top.
+    deadline = None if limits.seconds is None else started + SAFETY * limits.seconds
     while True:
         r = sample(rng)
         values = evaluate_deal(r, moves, pair, rng, limits)

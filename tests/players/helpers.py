@@ -17,6 +17,8 @@ def position(hands: list[str], table: str = "", to_play: int = 0, pile_a: str = 
     """
     r = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
                         dealer=(to_play - 1) % 4, rules=rules or Rules())
+    # The seat to play leads (the dealer is the seat before it), so all hands are the same size.
+    assert len({len(h.split()) for h in hands}) == 1, hands
     in_play = mask_of(c for h in hands for c in parse_cards(h)) | mask_of(parse_cards(table))
     a = mask_of(parse_cards(pile_a))
     assert not a & in_play

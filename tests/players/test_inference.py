@@ -36,7 +36,7 @@ def test_spared_settebello_means_no_seven() -> None:
 
 
 def test_deals_respect_the_voids_when_the_counts_allow() -> None:
-    r = position(["3B 9D", "9S 5D 4D", "2B 6S 8C", "1C 7S 4B"], table="4C", to_play=1)
+    r = position(["3B 9D 5S", "9S 5D 4D", "2B 6S 8C", "1C 7S 4B"], table="4C", to_play=1)
     r.play(Move(card("9S")))
     view = SeatView.of(r, 0)
     voids = rank_voids(view)
