@@ -55,6 +55,15 @@ const tr = (key, params) => t(state.prefs.lang, key, params);
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+const written = new WeakMap();
+/** Writes markup only when it changed: parsing card SVGs is the costly part of a render. */
+function setHtml(el, html) {
+  if (written.get(el) === html) return false;
+  el.innerHTML = html;
+  written.set(el, html);
+  return true;
+}
+
 function cardButton(code, classes, extra = '') {
   const name = esc(cardName(state.prefs.lang, code));
   return `<button type="button" class="card ${classes}" data-code="${esc(code)}" aria-label="${name}" ${extra}>${cardSvg(code, state.prefs.design, state.prefs.lang)}</button>`;
@@ -100,10 +109,10 @@ function renderBar(view) {
   const level = view ? view.level : state.prefs.level;
   const rules = view ? view.rules : state.prefs;
   const score = view ? view.score : [0, 0];
-  $('score').innerHTML = `<span class="pair-a">${esc(tr('pairA'))} <b id="score-a">${score[0]}</b></span>
+  setHtml($('score'), `<span class="pair-a">${esc(tr('pairA'))} <b id="score-a">${score[0]}</b></span>
     <span class="dash">–</span>
     <span class="pair-b"><b id="score-b">${score[1]}</b> ${esc(tr('pairB'))}</span>
-    <span class="target">${esc(tr('target', { n: rules.target }))}</span>`;
+    <span class="target">${esc(tr('target', { n: rules.target }))}</span>`);
   $('btn-new').textContent = tr('newMatch');
   $('btn-level').textContent = `${tr('level')}: ${tr(level)}`;
   $('btn-level').dataset.level = level;
@@ -124,9 +133,9 @@ function renderSeats(view) {
     box.classList.toggle('to-play', Boolean(view) && view.turn === seat);
     box.setAttribute('aria-label', tr('seatCards', { seat: seatName(state.prefs.lang, seat), n }));
     const dealer = view && view.dealer === seat ? ` <span class="dealer" title="${esc(tr('dealer'))}">●</span>` : '';
-    box.innerHTML = `<div class="seat-name">${esc(seatName(state.prefs.lang, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
+    setHtml(box, `<div class="seat-name">${esc(seatName(state.prefs.lang, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
       <div class="backs" aria-hidden="true">${backs(n, 'mini')}</div>
-      <div class="count" aria-hidden="true">${n}</div>`;
+      <div class="count" aria-hidden="true">${n}</div>`);
   }
   const me = $('seat-0-name');
   me.textContent = seatName(state.prefs.lang, 0) + (view && view.dealer === 0 ? ' ●' : '');
@@ -137,14 +146,14 @@ function renderTable(view) {
   const box = $('table-cards');
   const cards = view ? view.table : [];
   const { lit, chosen, picked } = highlights(state.sel);
-  box.innerHTML = cards.map((code) => {
+  setHtml(box, cards.map((code) => {
     const cls = [
       lit.has(code) ? 'lit' : '', chosen.has(code) ? 'chosen' : '', picked.has(code) ? 'picked' : '',
       state.hiddenTable.has(code) ? 'ghost' : '',
     ].join(' ');
     const attrs = lit.has(code) || picked.has(code) ? `aria-pressed="${picked.has(code) || chosen.has(code)}"` : 'tabindex="-1" aria-disabled="true"';
     return cardButton(code, cls, attrs);
-  }).join('');
+  }).join(''));
   $('table-empty').hidden = cards.length > 0;
   $('table-empty').textContent = tr('tableEmpty');
 }
@@ -158,9 +167,9 @@ function renderPiles(view) {
     box.setAttribute('aria-label', tr('pile', { pair: name, n: pile.length, s: scope.length }));
     // The traditional way: each scopa card lies face up across the pile, sticking out.
     const across = scope.map((code, i) => `<span class="scopa-card s${Math.min(i, 5)}">${cardSvg(code, state.prefs.design, state.prefs.lang)}</span>`).join('');
-    box.innerHTML = `<div class="pile-name" aria-hidden="true">${esc(name)}</div>
+    setHtml(box, `<div class="pile-name" aria-hidden="true">${esc(name)}</div>
       <div class="pile-stack" aria-hidden="true">${across}${pile.length ? `<span class="pile-top">${backSvg(state.prefs.design)}</span>` : '<span class="pile-empty"></span>'}</div>
-      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"><span class="sep"> · </span>${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`;
+      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"><span class="sep"> · </span>${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`);
   }
 }
 
@@ -172,16 +181,16 @@ function renderHand(view) {
   const playable = view && view.status === 'your_turn' && !state.busy;
   box.style.setProperty('--n', String(Math.max(hand.length, 1)));
   box.classList.toggle('playable', Boolean(playable));
-  box.innerHTML = hand.map((code, i) => {
+  const changed = setHtml(box, hand.map((code, i) => {
     const selected = state.sel && state.sel.card === code;
     const key = i === 9 ? '0' : String(i + 1);
     return cardButton(code, selected ? 'selected' : '', `aria-pressed="${Boolean(selected)}" data-key="${key}"`)
       .replace('</button>', `<span class="key" aria-hidden="true">${key}</span></button>`);
-  }).join('');
+  }).join(''));
   // Marks for the load-time figure: the hand drawn, then the hand ready to play.
   if (hand.length && !performance.getEntriesByName('scopone:hand').length) performance.mark('scopone:hand');
   if (playable && !performance.getEntriesByName('scopone:playable').length) performance.mark('scopone:playable');
-  if (focused) {
+  if (changed && focused) {
     const again = box.querySelector(`[data-code="${focused}"]`) || box.querySelector('.card');
     if (again) again.focus({ preventScroll: true });
   }

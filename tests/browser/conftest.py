@@ -128,6 +128,7 @@ class Watch:
     errors: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
     expected: list[str] = field(default_factory=list)  # errors a test provokes on purpose
+    requests: list[str] = field(default_factory=list)  # "METHOD /path" of every request
 
     def check(self) -> None:
         unexpected = [e for e in self.errors if not any(x in e for x in self.expected)]
@@ -160,8 +161,9 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         page.on("pageerror", lambda exc: watch.errors.append(f"pageerror: {exc}"))
         page.on("console", lambda msg: watch.errors.append(f"console {msg.type}: {msg.text}")
                 if msg.type == "error" else None)
-        page.on("request", lambda req: None if req.url.startswith(server.url)
-                else watch.foreign.append(req.url))
+        page.on("request", lambda req: watch.requests.append(
+            f"{req.method} {req.url.removeprefix(server.url)}") if req.url.startswith(server.url)
+            else watch.foreign.append(req.url))
         page.watch = watch
         page.goto(server.url + "/")
         page.wait_for_selector("#hand .card")

@@ -94,9 +94,15 @@ def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any
                                                     server: Server) -> None:
     page, gid = scripted(open_page, server)
     page.wait_for_selector("#hand.playable")
+    page.evaluate("""() => {
+      window.banners = [];
+      const banner = document.getElementById('banner');
+      new MutationObserver(() => { if (!banner.hidden) window.banners.push(banner.textContent); })
+        .observe(banner, {attributes: true, childList: true});
+    }""")
     page.click("#hand .card[data-code='8C']")
-    page.wait_for_selector("#banner:not([hidden])")
-    assert page.inner_text("#banner") == "Scopa!"
+    page.wait_for_function("() => window.banners.length > 0")
+    assert page.evaluate("() => window.banners[0]") == "Scopa!"
     play = wait_played(page, server, gid)
     assert (play["card"], sorted(play["capture"]), play["scopa"]) == (
         "8C", ["1B", "1C", "2S", "4C"], True)
@@ -108,17 +114,30 @@ def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any
 
 def test_computer_turn_shows_thinking_and_is_announced(open_page: Callable[..., Any],
                                                        server: Server) -> None:
-    # Dealer 0: the right opponent (seat 1) leads. Normal pace, so the thinking shows a while.
-    page, gid = scripted(open_page, server, dealer=0,
+    page, gid = scripted(open_page, server,
                          prefs={"level": "easy", "speed": "normal", "lang": "en"})
-    page.wait_for_selector("#seat-1.thinking")
-    assert "Right opponent is thinking" in page.inner_text("#status")
-    page.wait_for_function("() => document.getElementById('announce').textContent !== ''")
-    play = first_play(server, gid)
+    page.wait_for_selector("#hand.playable")
+    # Watch the right opponent's seat from inside the page, so no moment is missed.
+    page.evaluate("""() => {
+      window.seen = [];
+      new MutationObserver(() => {
+        if (document.getElementById('seat-1').classList.contains('thinking'))
+          window.seen.push(document.getElementById('status').textContent);
+      }).observe(document.getElementById('seat-1'), {attributes: true});
+      window.said = [];
+      const live = document.getElementById('announce');
+      new MutationObserver(() => window.said.push(live.textContent))
+        .observe(live, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.click("#hand .card[data-code='9C']")  # laid; then the right opponent (seat 1) plays
+    page.wait_for_function("() => window.seen.length > 0")
+    assert "Right opponent is thinking" in page.evaluate("() => window.seen[0]")
+    page.wait_for_function("() => window.said.length > 0")
+    play = server.game(gid)["history"][1]
     assert play["seat"] == 1
-    announced = page.inner_text("#announce")
+    announced = page.evaluate("() => window.said[0]")
     assert announced.startswith("Right opponent plays ")
-    # 1D, 2D, ... are named in words: "Ace of Coins", "Two of Coins" ...
+    # Seat 1 holds 1D 2D 3D 4D 6D 8D 9D 10D 2C; the card is named in words.
     names = {"1D": "Ace of Coins", "2D": "Two of Coins", "3D": "Three of Coins",
              "4D": "Four of Coins", "6D": "Six of Coins", "8D": "Jack of Coins",
              "9D": "Knight of Coins", "10D": "King of Coins", "2C": "Two of Cups"}

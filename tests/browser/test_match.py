@@ -85,6 +85,7 @@ def play_match(page: Any, server: Server, play: Callable[[Any, dict[str, Any], d
     """Plays the page's match to its end with ``play`` (one move) and ``advance`` (next round)."""
     rng = random.Random(5)
     rounds = 0
+
     for _ in range(1000):
         page.wait_for_function(READY)
         view = server.game(game_id(page))
@@ -99,6 +100,10 @@ def play_match(page: Any, server: Server, play: Callable[[Any, dict[str, Any], d
                 assert max(view["score"]) >= 11
                 page.screenshot(path=str(ARTIFACTS / shot))
                 assert rounds == len(view["rounds"])
+                # One request per computer card, thirty a round, none repeated or wasted.
+                advances = [r for r in page.watch.requests
+                            if r == f"POST /api/games/{view['id']}/advance"]
+                assert len(advances) == 30 * rounds
                 return view
             advance(page)
             page.wait_for_function(SUMMARY_CLOSED)
