@@ -334,7 +334,7 @@ function scopaBanner(pace) {
   setTimeout(() => { banner.hidden = true; banner.classList.remove('show'); }, pace.banner);
 }
 
-function announce(play) {
+function announce(play, after) {
   if (play.seat === 0) return;
   const { lang } = state.prefs;
   const seat = seatName(lang, play.seat);
@@ -342,6 +342,7 @@ function announce(play) {
     ? tr('takes', { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
     : tr('plays', { seat, card: cardName(lang, play.card) });
   if (play.scopa) text += ` ${tr('scopa')}`;
+  if (after.status === 'your_turn') text += ` ${tr('yourTurn')}`;
   $('announce').textContent = text;
 }
 
@@ -355,7 +356,7 @@ async function showPlay(before, after) {
   if (state.view && state.view.id !== after.id) return; // a match already left
   const play = after.history[after.history.length - 1];
   const pace = PACE[state.prefs.speed] || PACE.normal;
-  announce(play);
+  announce(play, after);
   const from = play.seat === 0
     ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
     : rectOf($(`seat-${play.seat}`).querySelector('.backs'));

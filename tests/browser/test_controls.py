@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, Server
+from .conftest import ARTIFACTS, DESKTOP, Server
 from .test_match import codes, game_id
 
 pytestmark = pytest.mark.browser
@@ -59,6 +59,7 @@ def test_capture_choice_by_tap_narrows_down(open_page: Callable[..., Any],
     assert codes(page, "#table-cards .card.picked") == ["4C"]
     assert sorted(codes(page, "#table-cards .card.lit")) == ["1B", "1C"]
     assert server.game(gid)["history"] == []
+    page.screenshot(path=str(ARTIFACTS / "desktop-choice-by-tap.png"))
     page.click("#table-cards .card[data-code='1B']")  # now decided: played at once
     play = wait_played(page, server, gid)
     assert (play["seat"], play["card"], play["capture"]) == (0, "5D", ["4C", "1B"])
@@ -85,6 +86,7 @@ def test_capture_choice_by_arrows_and_enter_and_esc(open_page: Callable[..., Any
     page.keyboard.press("ArrowDown")
     chosen = sorted(codes(page, "#table-cards .card.chosen"))
     assert chosen == sorted(FIVE_OPTIONS[1])
+    page.screenshot(path=str(ARTIFACTS / "desktop-choice-by-keys.png"))
     page.keyboard.press("Enter")
     play = wait_played(page, server, gid)
     assert (play["seat"], play["card"], sorted(play["capture"])) == (0, "5D", chosen)
