@@ -289,3 +289,21 @@ def test_choosing_logic_uses_only_the_legal_moves(open_page: Callable[..., Any])
     assert out["unknown"] is True
     assert out["decided"] == {"card": "5D", "capture": ["4C", "1B"]}
     assert out["cycle"] == ["1C+4C", "4C+1B", "4C+1B", "1C+4C"]
+
+
+def test_a_failed_request_offers_a_retry(open_page: Callable[..., Any], server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.watch.expected.append("503")
+    page.wait_for_selector("#hand.playable")
+    # The next computer card fails once on the way (as when the server cannot decide).
+    page.route("**/advance", lambda route: route.fulfill(
+        status=503, content_type="application/json", body='{"detail": "computer failed"}'))
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error-text") == "Connection problem."
+    assert len(server.game(gid)["history"]) == 1  # only our card; the page stopped asking
+    page.unroute("**/advance")
+    page.click("#error-retry")
+    page.wait_for_selector("#error", state="hidden")
+    page.wait_for_selector("#hand.playable")  # the three computers played on
+    assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
