@@ -173,10 +173,11 @@ def _task(args: tuple[str, tuple[str, str], Settings, int, int]) -> Outcome:
 
 
 def run(levels: tuple[str, str], n: int, seed: int, settings: Settings, jobs: int = 1,
-        matches: bool = False) -> Iterator[Outcome]:
-    """Every duplicate deal (or match) in index order, on ``jobs`` processes."""
+        matches: bool = False, first: int = 0) -> Iterator[Outcome]:
+    """Duplicate deals (or matches) ``first`` to ``first + n - 1`` in order, on ``jobs``
+    processes; a run can be extended later with the next indices."""
     kind = "match" if matches else "deal"
-    tasks = [(kind, levels, settings, seed, i) for i in range(n)]
+    tasks = [(kind, levels, settings, seed, i) for i in range(first, first + n)]
     if jobs <= 1:
         yield from map(_task, tasks)
         return
@@ -210,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("level_b", help="the same")
     ap.add_argument("--deals", type=int, default=100, help="duplicate deals (or matches)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first deal: extends an earlier run with the same seed")
     ap.add_argument("--matches", action="store_true",
                     help="play whole duplicate matches instead of single deals; report win rate")
     ap.add_argument("--budget", type=float, default=None,
@@ -231,7 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         Rules(args.variant, args.napola, args.target))
     levels = (args.level_a, args.level_b)
     unit = "matches" if args.matches else "deals"
-    print(f"{levels[0]} vs {levels[1]}: {args.deals} duplicate {unit}, seed {args.seed}, "
+    print(f"{levels[0]} vs {levels[1]}: {args.deals} duplicate {unit} from #{args.first}, "
+          f"seed {args.seed}, "
           f"{args.variant}{' + napola' if args.napola else ''}, jobs {args.jobs}, "
           f"budget {args.budget if args.iterations is None else f'{args.iterations} iterations'}",
           flush=True)
@@ -241,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     margins: list[float] = []
     times: dict[str, list[float]] = {}
     for k, out in enumerate(run(levels, args.deals, args.seed, settings, args.jobs,
-                                args.matches), 1):
+                                args.matches, args.first), 1):
         per_unit.append(statistics.fmean(out.margins))
         margins.extend(out.margins)
         wins.extend(out.wins)
