@@ -83,7 +83,10 @@ function renderTexts() {
   const { lang } = state.prefs;
   document.documentElement.lang = lang;
   document.title = tr('title');
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = tr(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    const text = tr(el.dataset.i18n);
+    if (el.textContent !== text) el.textContent = text;
+  }
   $('hand').setAttribute('aria-label', tr('hand'));
   $('table').setAttribute('aria-label', tr('table'));
   fillSelect($('set-level'), LEVELS.map((l) => [l, tr(l)]), state.view ? state.view.level : state.prefs.level);
