@@ -46,9 +46,9 @@ def _compute(table: int) -> Options:
         return tuple(options)
     # Every subset of two or more table cards whose ranks add up to at most 10, grown one card
     # at a time in deck order (``partial`` also holds the single cards, which seed larger sets
-    # but are never a sum). Each sum is filed under its rank as it appears, so every rank's
-    # options come out in a fixed order.
-    # A king (10) is never part of a sum of two or more cards, so it is left out of them.
+    # but are never a sum). A king is never part of such a sum, so it is left out of them.
+    # Growing sets in deck order files each rank's sums in ascending mask order, the order
+    # every options tuple has (and the order of legal_pairs()).
     partial: list[tuple[int, int]] = [(rank, low)] if rank < 10 else []
     ranks = [rank]
     rank_of_bit = _RANK_OF_BIT
@@ -76,19 +76,19 @@ def _compute(table: int) -> Options:
 def capture_options(table: int) -> Options:
     """For each rank 1–10 (index 0 unused), the capture masks a card of that rank may take.
 
-    An empty tuple means a card of that rank is laid on the table.
+    An empty tuple means a card of that rank is laid on the table. Each rank's masks are in
+    ascending order.
 
     >>> from .cards import mask_of, parse_cards, cards_of
     >>> opts = capture_options(mask_of(parse_cards("3D 4C 7S 2B 5B")))
     >>> [" ".join(map(str, cards_of(m))) for m in opts[7]]   # a 7 must take the 7, no sum
     ['7S']
-    >>> sorted(" ".join(map(str, cards_of(m))) for m in opts[9])
-    ['3D 4C 2B', '4C 5B', '7S 2B']
+    >>> [" ".join(map(str, cards_of(m))) for m in opts[9]]
+    ['3D 4C 2B', '7S 2B', '4C 5B']
     >>> opts[1]
     ()
     """
-    got = _CACHE.get(table)
-    return (got or table_entry(table))[0]
+    return (_CACHE.get(table) or new_entry(table))[0]
 
 
 def table_entry(table: int) -> tuple[Options, int]:
@@ -102,16 +102,19 @@ def table_entry(table: int) -> tuple[Options, int]:
     >>> " ".join(str(c) for c in cards_of(multi))   # a 3 takes 3D or 3C
     '3D 3C 3S 3B'
     """
-    got = _CACHE.get(table)
-    if got is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()  # a bounded memo; the next lookups refill it with what is in use
-        options = _compute(table)
-        multi = 0
-        for rank in RANKS:
-            if len(options[rank]) > 1:
-                multi |= RANK_MASK[rank]
-        got = _CACHE[table] = (options, multi)
+    return _CACHE.get(table) or new_entry(table)
+
+
+def new_entry(table: int) -> tuple[Options, int]:
+    """What ``table_entry`` returns, for a caller that has just missed ``_CACHE`` itself."""
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()  # a bounded memo; the next lookups refill it with what is in use
+    options = _compute(table)
+    multi = 0
+    for rank in RANKS:
+        if len(options[rank]) > 1:
+            multi |= RANK_MASK[rank]
+    got = _CACHE[table] = (options, multi)
     return got
 
 

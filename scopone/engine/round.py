@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .captures import _CACHE, card_options, table_entry
+from .captures import _CACHE, card_options, new_entry
 from .cards import BIT, DECK, RANK_OF, Card, cards_of, mask_of
 from .deal import deal_indices
 from .errors import (
@@ -227,7 +227,7 @@ class Round:
         """Fast path: legal moves as ``(card_index, capture_mask)`` pairs."""
         if not self.plays_left:
             return []
-        opts = (_CACHE.get(self.table) or table_entry(self.table))[0]
+        opts = (_CACHE.get(self.table) or new_entry(self.table))[0]
         return [(c, m) for c in self.hands[self.turn] for m in opts[RANK_OF[c]] or _LAY]
 
     # ----- changing -----------------------------------------------------------------------
@@ -330,7 +330,7 @@ class Round:
         left = self.plays_left
         last = self.last_taker
         while left:
-            opts, multi = cached(table) or table_entry(table)
+            opts, multi = cached(table) or new_entry(table)
             hand = hands[turn]
             if held[turn] & multi:
                 moves = [(c, m) for c in hand for m in opts[rank_of[c]] or _LAY]
