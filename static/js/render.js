@@ -1,0 +1,246 @@
+// Writing the page from the state: one renderNow(state), batched by render(state).
+
+import { DESIGNS, backSvg, cardSvg } from './cards.js';
+import { LANGS, LANG_NAMES, cardName, seatName, t } from './i18n.js';
+import { highlights } from './select.js';
+
+export const LEVELS = ['easy', 'normal', 'hard'];
+
+const $ = (id) => document.getElementById(id);
+let tr = (key, params) => t('en', key, params); // bound to the state's language by renderNow
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const written = new WeakMap();
+/** Writes markup only when it changed: parsing card SVGs is the costly part of a render. */
+function setHtml(el, html) {
+  if (written.get(el) === html) return false;
+  el.innerHTML = html;
+  written.set(el, html);
+  return true;
+}
+
+function cardButton(state, code, classes, extra = '') {
+  const name = esc(cardName(state.prefs.lang, code));
+  return `<button type="button" class="card ${classes}" data-code="${esc(code)}" aria-label="${name}" ${extra}>${cardSvg(code, state.prefs.design, state.prefs.lang)}</button>`;
+}
+
+function backs(state, n, cls) {
+  let html = '';
+  for (let i = 0; i < n; i += 1) html += `<span class="${cls}">${backSvg(state.prefs.design)}</span>`;
+  return html;
+}
+
+export function isOver(view) {
+  return view.status === 'round_over' || view.status === 'match_over';
+}
+
+function renderTexts(state) {
+  const { lang } = state.prefs;
+  document.documentElement.lang = lang;
+  document.title = tr('title');
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    const text = tr(el.dataset.i18n);
+    if (el.textContent !== text) el.textContent = text;
+  }
+  $('hand').setAttribute('aria-label', tr('hand'));
+  $('table').setAttribute('aria-label', tr('table'));
+  fillSelect($('set-level'), LEVELS.map((l) => [l, tr(l)]), state.view ? state.view.level : state.prefs.level);
+  fillSelect($('set-variant'), ['scientifico', 'classico'].map((v) => [v, tr(v)]), state.prefs.variant);
+  fillSelect($('set-target'), [11, 21, 31].map((n) => [String(n), String(n)]), String(state.prefs.target));
+  fillSelect($('set-design'), DESIGNS.map((d) => [d, tr(d)]), state.prefs.design);
+  fillSelect($('set-speed'), [['normal', tr('speedNormal')], ['fast', tr('speedFast')]], state.prefs.speed);
+  fillSelect($('set-lang'), LANGS.map((l) => [l, LANG_NAMES[l]]), lang);
+  $('set-napola').checked = state.prefs.napola;
+}
+
+function fillSelect(select, options, value) {
+  // Rewritten only when the options change, so an open drop-down is not closed by a render.
+  const html = options.map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join('');
+  if (select.dataset.html !== html) {
+    select.innerHTML = html;
+    select.dataset.html = html;
+  }
+  if (select !== document.activeElement) select.value = value;
+}
+
+function renderBar(state, view) {
+  const level = view ? view.level : state.prefs.level;
+  const rules = view ? view.rules : state.prefs;
+  const score = view ? view.score : [0, 0];
+  setHtml($('score'), `<span class="pair-a">${esc(tr('pairA'))} <b id="score-a">${score[0]}</b></span>
+    <span class="dash">–</span>
+    <span class="pair-b"><b id="score-b">${score[1]}</b> ${esc(tr('pairB'))}</span>
+    <span class="target">${esc(tr('target', { n: rules.target }))}</span>`);
+  $('btn-new').textContent = tr('newMatch');
+  $('btn-level').textContent = `${tr('level')}: ${tr(level)}`;
+  $('btn-level').dataset.level = level;
+  $('btn-napola').textContent = `${tr('napola')}: ${tr(rules.napola ? 'on' : 'off')}`;
+  $('btn-napola').setAttribute('aria-pressed', String(Boolean(rules.napola)));
+  $('btn-design').textContent = `${tr('design')}: ${tr(state.prefs.design)}`;
+  $('btn-settings').textContent = tr('settings');
+  $('btn-settings').setAttribute('aria-expanded', String(state.settingsOpen));
+  $('settings').hidden = !state.settingsOpen;
+  $('variant-label').textContent = view ? tr(view.rules.variant) : '';
+}
+
+function renderSeats(state, view) {
+  for (const seat of [1, 2, 3]) {
+    const box = $(`seat-${seat}`);
+    const n = view ? view.hand_counts[seat] : 0;
+    box.classList.toggle('thinking', state.thinking === seat);
+    box.classList.toggle('to-play', Boolean(view) && view.turn === seat);
+    box.setAttribute('aria-label', tr('seatCards', { seat: seatName(state.prefs.lang, seat), n }));
+    const dealer = view && view.dealer === seat ? ` <span class="dealer" title="${esc(tr('dealer'))}">●</span>` : '';
+    setHtml(box, `<div class="seat-name">${esc(seatName(state.prefs.lang, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
+      <div class="backs" aria-hidden="true">${backs(state, n, 'mini')}</div>
+      <div class="count" aria-hidden="true">${n}</div>`);
+  }
+  const me = $('seat-0-name');
+  me.textContent = seatName(state.prefs.lang, 0) + (view && view.dealer === 0 ? ' ●' : '');
+  $('seat-0').classList.toggle('to-play', Boolean(view) && view.turn === 0);
+}
+
+function renderTable(state, view) {
+  const box = $('table-cards');
+  const cards = view ? view.table : [];
+  const { lit, chosen, picked } = highlights(state.sel);
+  setHtml(box, cards.map((code) => {
+    const cls = [
+      lit.has(code) ? 'lit' : '', chosen.has(code) ? 'chosen' : '', picked.has(code) ? 'picked' : '',
+      state.hiddenTable.has(code) ? 'ghost' : '',
+    ].join(' ');
+    const attrs = lit.has(code) || picked.has(code) ? `aria-pressed="${picked.has(code) || chosen.has(code)}"` : 'tabindex="-1" aria-disabled="true"';
+    return cardButton(state, code, cls, attrs);
+  }).join(''));
+  $('table-empty').hidden = cards.length > 0;
+  $('table-empty').textContent = tr('tableEmpty');
+}
+
+function renderPiles(state, view) {
+  for (const pair of [0, 1]) {
+    const pile = view ? view.piles[pair] : [];
+    const scope = view ? view.history.filter((p) => p.scopa && p.seat % 2 === pair).map((p) => p.card) : [];
+    const name = tr(pair === 0 ? 'pairA' : 'pairB');
+    const box = $(`pile-${pair}`);
+    box.setAttribute('aria-label', tr('pile', { pair: name, n: pile.length, s: scope.length }));
+    // The traditional way: each scopa card lies face up across the pile, sticking out.
+    const across = scope.map((code, i) => `<span class="scopa-card s${Math.min(i, 5)}">${cardSvg(code, state.prefs.design, state.prefs.lang)}</span>`).join('');
+    setHtml(box, `<div class="pile-name" aria-hidden="true">${esc(name)}</div>
+      <div class="pile-stack" aria-hidden="true">${across}${pile.length ? `<span class="pile-top">${backSvg(state.prefs.design)}</span>` : '<span class="pile-empty"></span>'}</div>
+      <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"><span class="sep"> · </span>${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`);
+  }
+}
+
+function renderHand(state, view) {
+  const box = $('hand');
+  const focused = document.activeElement && box.contains(document.activeElement)
+    ? document.activeElement.dataset.code : null;
+  const hand = view ? view.hand : [];
+  const playable = view && view.status === 'your_turn' && !state.busy;
+  box.style.setProperty('--n', String(Math.max(hand.length, 1)));
+  box.classList.toggle('playable', Boolean(playable));
+  const changed = setHtml(box, hand.map((code, i) => {
+    const selected = state.sel && state.sel.card === code;
+    const key = i === 9 ? '0' : String(i + 1);
+    return cardButton(state, code, selected ? 'selected' : '', `aria-pressed="${Boolean(selected)}" data-key="${key}"`)
+      .replace('</button>', `<span class="key" aria-hidden="true">${key}</span></button>`);
+  }).join(''));
+  // Marks for the load-time figure: the hand drawn, then the hand ready to play.
+  if (hand.length && !performance.getEntriesByName('scopone:hand').length) performance.mark('scopone:hand');
+  if (playable && !performance.getEntriesByName('scopone:playable').length) performance.mark('scopone:playable');
+  if (changed && focused) {
+    const again = box.querySelector(`[data-code="${focused}"]`) || box.querySelector('.card');
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+function renderStatus(state, view) {
+  let text = '';
+  if (!view) text = '';
+  else if (view.status === 'your_turn') {
+    if (state.sel) text = state.sel.viaKeys ? tr('chooseKeys') : tr('chooseCapture');
+    else text = tr('yourTurn');
+  } else if (view.status === 'computer_turn') {
+    const seat = seatName(state.prefs.lang, view.turn);
+    text = state.thinking === view.turn ? tr('thinking', { seat }) : tr('waiting', { seat });
+  } else if (view.status === 'round_over') text = tr('roundOver');
+  else text = tr('matchOver');
+  $('status').textContent = text;
+  $('btn-cancel').hidden = !state.sel;
+  $('btn-cancel').textContent = tr('cancel');
+}
+
+function renderSummary(state, view) {
+  const box = $('summary');
+  const open = Boolean(view) && state.summaryOpen && isOver(view) && view.rounds.length > 0;
+  box.hidden = !open;
+  if (!open) return;
+  const r = view.rounds[view.rounds.length - 1];
+  const [a, b] = r.tallies;
+  const yes = (v) => (v ? tr('yes') : tr('no'));
+  const rows = [
+    ['carte', a.cards, b.cards],
+    ['denari', a.denari, b.denari],
+    ['settebello', yes(a.settebello), yes(b.settebello)],
+    ['primiera', a.primiera ?? tr('no'), b.primiera ?? tr('no')],
+    ['scope', a.scope, b.scope],
+  ];
+  if (view.rules.napola) rows.push(['napola', a.napola || tr('no'), b.napola || tr('no')]);
+  const pts = (n) => (n ? `<span class="pts">+${n}</span>` : '');
+  const body = rows.map(([cat, fa, fb]) => `<tr data-cat="${cat}"><th scope="row">${esc(tr(cat))}</th>
+      <td><span class="fig">${esc(fa)}</span>${pts(r.categories[cat][0])}</td>
+      <td><span class="fig">${esc(fb)}</span>${pts(r.categories[cat][1])}</td></tr>`).join('');
+  const over = view.status === 'match_over';
+  const winner = over ? `<p class="winner" id="winner">${esc(tr(view.winner === 'A' ? 'weWin' : 'theyWin'))}</p>` : '';
+  box.innerHTML = `<div class="summary-panel">
+    <h2 id="summary-title">${esc(tr('roundTitle', { n: r.number }))}</h2>
+    <table class="breakdown">
+      <thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(tr('pairA'))}</th><th scope="col">${esc(tr('pairB'))}</th></tr></thead>
+      <tbody>${body}</tbody>
+      <tfoot>
+        <tr class="round-points"><th scope="row">${esc(tr('roundPoints'))}</th><td id="round-a">${r.points[0]}</td><td id="round-b">${r.points[1]}</td></tr>
+        <tr class="match-score"><th scope="row">${esc(tr('matchScore'))} (${esc(tr('target', { n: view.rules.target }))})</th><td id="match-a">${view.score[0]}</td><td id="match-b">${view.score[1]}</td></tr>
+      </tfoot>
+    </table>
+    ${winner}
+    <button type="button" id="summary-go" class="primary">${esc(tr(over ? 'newMatch' : 'nextRound'))}</button>
+  </div>`;
+  box.setAttribute('aria-labelledby', 'summary-title');
+  $('summary-go').focus({ preventScroll: true });
+}
+
+function renderError(state) {
+  $('error').hidden = !state.error;
+  $('error-text').textContent = tr('error');
+  $('error-retry').textContent = tr('retry');
+}
+
+/** Writes the whole page from `state`; only what changed reaches the DOM. */
+export function renderNow(state) {
+  tr = (key, params) => t(state.prefs.lang, key, params);
+  const view = state.view;
+  renderTexts(state);
+  renderBar(state, view);
+  renderSeats(state, view);
+  renderTable(state, view);
+  renderPiles(state, view);
+  renderHand(state, view);
+  renderStatus(state, view);
+  const wasOpen = !$('summary').hidden;
+  if (!wasOpen || !state.summaryOpen) renderSummary(state, view);
+  renderError(state);
+  document.body.dataset.design = state.prefs.design;
+  document.body.dataset.status = view ? view.status : 'loading';
+  document.body.dataset.speed = state.prefs.speed;
+}
+
+let frame = 0;
+/** `renderNow` at the next frame, once however often it is asked for. */
+export function render(state) {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    renderNow(state);
+  });
+}
