@@ -113,6 +113,8 @@ function renderTable(state, view) {
     const attrs = lit.has(code) || picked.has(code) ? `aria-pressed="${picked.has(code) || chosen.has(code)}"` : 'tabindex="-1" aria-disabled="true"';
     return cardButton(state, code, cls, attrs);
   }).join(''));
+  // A crowded table takes smaller cards rather than pushing the hand off the screen.
+  box.classList.toggle('many', cards.length >= 9);
   $('table-empty').hidden = cards.length > 0;
   $('table-empty').textContent = tr('tableEmpty');
 }

@@ -52,7 +52,7 @@ def test_capture_choice_by_tap_narrows_down(open_page: Callable[..., Any],
     assert codes(page, "#hand .card.selected") == ["5D"]
     assert sorted(codes(page, "#table-cards .card.lit")) == ["1B", "1C", "4C"]
     assert "2S" not in codes(page, "#table-cards .card.lit")
-    assert "Tap the table card" in page.inner_text("#status")
+    assert page.inner_text("#status") == "Tap a lit table card to choose what to take"
     page.click("#table-cards .card[data-code='2S']", force=True)  # not takeable: no effect
     page.click("#table-cards .card[data-code='4C']")  # in both options: still a choice
     assert codes(page, "#hand .card.selected") == ["5D"]

@@ -178,3 +178,20 @@ def test_round_summary_and_match_end_on_a_phone(open_page: Callable[..., Any],
     page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=gid)
     fresh = server.game(page.evaluate("() => localStorage.getItem('scopone.game')"))
     assert fresh["rules"]["napola"] is True and fresh["score"] == [0, 0]
+
+
+@pytest.mark.parametrize(("device", "name"), [(DESKTOP, "desktop"), (PHONE, "phone"),
+                                              (PHONE_LANDSCAPE, "landscape")])
+def test_a_crowded_table_still_fits_the_screen(open_page: Callable[..., Any], server: Server,
+                                               device: dict[str, Any], name: str) -> None:
+    gid = server.insert(["5D 7D 3C 6C 8C", "1D 2D 3D 4D 6D", "5C 7C 1S 3S 4S",
+                         "2B 3B 4B 5B 6B"], "1C 1B 4C 2S 7S 8S 9S 10S 7B 8B 9B 10B")
+    page = open_page(device, game=gid)
+    page.wait_for_selector("#hand.playable")
+    assert len(codes(page, "#table-cards .card")) == 12
+    sizes = page.evaluate("""() => ({w: document.documentElement.scrollWidth,
+      h: document.documentElement.scrollHeight, iw: innerWidth, ih: innerHeight})""")
+    assert sizes["w"] <= sizes["iw"] and sizes["h"] <= sizes["ih"], sizes
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"] and card["bottom"] <= sizes["ih"], card
+    page.screenshot(path=str(ARTIFACTS / f"{name}-crowded-table.png"))
