@@ -38,18 +38,30 @@ class SearchLimits:
     epsilon: float = 0.0
 
 
+#: Every this many deals, moves whose average trails the best by more than PRUNE_MARGIN points
+#: stop being played out, so the time goes to the moves still in contention.
+PRUNE_EVERY = 16
+PRUNE_MARGIN = 1.0
+
+
 @dataclass(slots=True)
 class SearchResult:
-    """What the search found: each move's total margin over ``samples`` deals."""
+    """What the search found: each move's total margin over the deals it was played in."""
 
     moves: list[tuple[int, int]]
     totals: list[float]
+    counts: list[int]
     samples: int
 
+    def means(self) -> list[float]:
+        return [t / max(n, 1) for t, n in zip(self.totals, self.counts, strict=True)]
+
     def best_index(self, tiebreak: list[float] | None = None) -> int:
-        """The move with the best average; ``tiebreak`` (small numbers) separates near-equals."""
-        n = max(self.samples, 1)
-        keys = [t / n + (tiebreak[i] if tiebreak else 0.0) for i, t in enumerate(self.totals)]
+        """The move with the best average; ``tiebreak`` (small numbers) separates near-equals.
+
+        Moves dropped early keep the average they had then, which trailed by a wide margin.
+        """
+        keys = [m + (tiebreak[i] if tiebreak else 0.0) for i, m in enumerate(self.means())]
         return max(range(len(keys)), key=keys.__getitem__)
 
 
@@ -73,18 +85,24 @@ def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]
            rng: random.Random, limits: SearchLimits) -> SearchResult:
     """Average every move's margin over imagined deals drawn by ``sample`` until ``limits``."""
     totals = [0.0] * len(moves)
-    result = SearchResult(moves, totals, 0)
+    counts = [0] * len(moves)
+    result = SearchResult(moves, totals, counts, 0)
     if len(moves) <= 1:
         return result
+    active = list(range(len(moves)))
     started = time.perf_counter()
     # Aim a little short of the budget: the move's own overhead and a busy machine come on top.
     deadline = None if limits.seconds is None else started + SAFETY * limits.seconds
     while True:
         r = sample(rng)
-        values = evaluate_deal(r, moves, pair, rng, limits)
-        for i, v in enumerate(values):
+        values = evaluate_deal(r, [moves[i] for i in active], pair, rng, limits)
+        for i, v in zip(active, values, strict=True):
             totals[i] += v
+            counts[i] += 1
         result.samples += 1
+        if result.samples % PRUNE_EVERY == 0 and len(active) > 2:
+            best = max(totals[i] for i in active) / result.samples
+            active = [i for i in active if totals[i] / result.samples >= best - PRUNE_MARGIN]
         if limits.iterations is not None and result.samples >= limits.iterations:
             break
         if deadline is not None:
