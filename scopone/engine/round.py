@@ -186,7 +186,8 @@ class Round:
     def copy(self, history: bool = False) -> Round:
         """An independent copy; without history unless asked (searches do not need it)."""
         r = Round.__new__(Round)
-        r.hands = [h[:] for h in self.hands]
+        h = self.hands
+        r.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
         r.table = self.table
         r.piles = self.piles[:]
         r.scope = self.scope[:]
