@@ -113,9 +113,14 @@ def test_the_deal_depends_only_on_the_generator() -> None:
     c = Round.deal(Rules(), 0, random.Random(43))
     assert a.hands == b.hands and a.hands != c.hands
     # The engine's shuffle is the standard library's, card for card.
+    stdlib = random.Random(42)
     order = list(range(40))
-    random.Random(42).shuffle(order)
+    stdlib.shuffle(order)
     assert a.hands == [sorted(order[k * 10:(k + 1) * 10]) for k in range(4)]
+    # ... and leaves the generator where the standard library's would, for what draws next.
+    engine = random.Random(42)
+    Round.deal(Rules(), 0, engine)
+    assert engine.random() == stdlib.random()
 
 
 def test_the_first_dealer_is_drawn_at_random_and_dealer_plus_one_leads() -> None:
