@@ -33,13 +33,14 @@ def primiera_sum(pile: int) -> int | None:
     >>> primiera_sum(mask_of(parse_cards("7D 7C 7S"))) is None
     True
     """
-    total = 0
-    for s in range(4):
-        best = _BEST[(pile >> (10 * s)) & 0x3FF]
-        if not best:
-            return None
-        total += best
-    return total
+    best = _BEST
+    d = best[pile & 0x3FF]
+    c = best[(pile >> 10) & 0x3FF]
+    s = best[(pile >> 20) & 0x3FF]
+    b = best[pile >> 30]
+    if d and c and s and b:
+        return d + c + s + b
+    return None
 
 
 def napola_length(pile: int) -> int:
