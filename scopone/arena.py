@@ -188,7 +188,8 @@ def run(levels: tuple[str, str], n: int, seed: int, settings: Settings, jobs: in
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     """Mean and half-width of its 95% confidence interval (normal approximation).
 
-    >>> mean_ci([1.0, 3.0])
+    >>> m, h = mean_ci([1.0, 3.0])
+    >>> m, round(h, 2)
     (2.0, 1.96)
     """
     m = statistics.fmean(values)
