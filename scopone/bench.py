@@ -49,7 +49,7 @@ def positions(n: int, seed: int = 7, variant: str = "scientifico") -> list[Round
     """``n`` fixed positions from seeded rounds, each some plays into the round (0 to 38)."""
     rng = random.Random(seed)
     normal = make_player("normal")
-    rules = Rules(variant) if variant == "classico" else Rules()
+    rules = Rules(variant="classico") if variant == "classico" else Rules()
     out = []
     for i in range(n):
         r = Round.deal(rules, i % 4, rng)
