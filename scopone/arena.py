@@ -25,6 +25,7 @@ from .players.normal import move_score
 from .players.search import EXACT_PLAYS, SearchLimits, search
 
 ARENA_LEVELS = ("easy", "normal", "hard", "cheat")
+CHEAT_EPSILON = 0.1
 
 
 class CheatPlayer:
@@ -92,7 +93,10 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
         seconds=None if settings.iterations else budget,
         iterations=settings.iterations,
         exact_plays=int(opts.get("exact", EXACT_PLAYS)),
-        epsilon=opts.get("epsilon", 0.0),
+        # The cheat's one true deal needs varied playouts to use its budget: a tenth random
+        # moves (hard vs cheat, 0.8 s, 20 deals: -2.00 ± 0.81, against +0.12 ± 0.58 with one
+        # greedy playout a move).
+        epsilon=opts.get("epsilon", CHEAT_EPSILON if name == "cheat" else 0.0),
     )
     tiebreak = opts.get("tiebreak", TIEBREAK)
     if name == "cheat":
