@@ -3,17 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-fi
-# Reinstall only when the dependency list changed since the last install.
-stamp=.venv/.installed-test
-want=$(sha256sum pyproject.toml | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test]'
-  echo "$want" > "$stamp"
-fi
+. scripts/venv.sh
+ensure_venv "[test]" test
 
 # Browser tests use Debian's Chromium (never a downloaded browser build).
 if [ ! -x /usr/bin/chromium ]; then
