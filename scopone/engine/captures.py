@@ -118,6 +118,144 @@ def new_entry(table: int) -> tuple[Options, int]:
     return got
 
 
+#: table mask → (mask of the cards with two or more options, mask of the cards whose options
+#: are sums, and for light_after_lay: the counts of subsets by sum, the ranks on the table and
+#: the ranks twice or more on it, as bits r-1); see ``playout_entry``.
+Light = tuple[int, int, int, int, int]
+_LIGHT: dict[int, Light] = {}
+#: Counts of table subsets by sum, one 16-bit field per sum 0–10 (no count exceeds 1,702).
+_FIELD = 16
+_FIELDS = (1 << (11 * _FIELD)) - 1
+_ONES = sum(1 << (s * _FIELD) for s in range(1, 11))  # a 1 in each field of sums 1–10
+_TOPS = _ONES << (_FIELD - 1)  # the top bit of each of those fields
+_AT_LEAST_1 = _ONES * ((1 << (_FIELD - 1)) - 1)  # added to counts, sets the top bit of each ≥ 1
+_AT_LEAST_2 = _ONES * ((1 << (_FIELD - 1)) - 2)  # and of each ≥ 2
+_SHIFT: dict[int, int] = {BIT[i]: RANK_OF[i] * _FIELD for i in range(40)}
+_RANK_BIT: dict[int, int] = {BIT[i]: 1 << (RANK_OF[i] - 1) for i in range(40)}
+_SPREAD = 1 | 1 << 10 | 1 << 20 | 1 << 30  # a set of ranks (bit r-1) → those ranks' cards
+
+
+def _tops_to_ranks() -> dict[int, int]:
+    # The top bits of the fields of sums 1–10 → the set of those ranks as bits r-1.
+    out: dict[int, int] = {}
+    for ranks in range(1 << 10):
+        out[sum(1 << (r * _FIELD + _FIELD - 1) for r in RANKS if ranks >> (r - 1) & 1)] = ranks
+    return out
+
+
+_RANKS_OF_TOPS: dict[int, int] = _tops_to_ranks()
+
+
+def playout_entry(table: int) -> Light:
+    """Two card masks for random playouts: the cards with two or more capture options on this
+    table (the ``multi`` of ``table_entry``), and the cards whose options are sums (a card of
+    that rank is not on the table); cached.
+
+    A card in neither mask takes its one equal-rank card if there is one, or is laid. Counting
+    the sums is much cheaper than listing them, which a playout needs only for a card that
+    takes a sum or a hand with a choice.
+
+    >>> from .cards import mask_of, parse_cards, cards_of
+    >>> multi, sums, *_ = playout_entry(mask_of(parse_cards("3D 3C 4S 5B")))
+    >>> sorted({c.rank for c in cards_of(multi)}), sorted({c.rank for c in cards_of(sums)})
+    ([3, 7, 8], [6, 7, 8, 9, 10])
+    >>> table_entry(mask_of(parse_cards("3D 3C 4S 5B")))[1] == multi
+    True
+    """
+    counts = 1  # the empty set
+    rest = table
+    shift = _SHIFT
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        counts = (counts + (counts << shift[low])) & _FIELDS
+    d = table & 1023
+    c = table >> 10 & 1023
+    s = table >> 20 & 1023
+    b = table >> 30
+    present = d | c | s | b
+    pairs = d & c | s & b | (d | c) & (s | b)
+    return _store_light(table, counts, present, pairs)
+
+
+def _store_light(table: int, counts: int, present: int, pairs: int) -> Light:
+    some = _RANKS_OF_TOPS[(counts + _AT_LEAST_1) & _TOPS] & ~present
+    many = _RANKS_OF_TOPS[(counts + _AT_LEAST_2) & _TOPS] & ~present
+    if len(_LIGHT) >= _CACHE_LIMIT:
+        _LIGHT.clear()
+    got = _LIGHT[table] = ((pairs | many) * _SPREAD, some * _SPREAD, counts, present, pairs)
+    return got
+
+
+def light_after_lay(entry: Light, table: int, card_bit: int) -> Light:
+    """``playout_entry(table | card_bit)``, derived from ``entry``, that of ``table``.
+
+    >>> light_after_lay(playout_entry(0b1011), 0b1011, 0b100) == playout_entry(0b1111)
+    True
+    """
+    counts = entry[2]
+    counts = (counts + (counts << _SHIFT[card_bit])) & _FIELDS
+    rank_bit = _RANK_BIT[card_bit]
+    present = entry[3]
+    return _store_light(table | card_bit, counts, present | rank_bit,
+                        entry[4] | present & rank_bit)
+
+
+#: For each rank, the mask of the cards of lower ranks.
+_BELOW: tuple[int, ...] = tuple(sum(BIT[i] for i in range(40) if RANK_OF[i] < r) for r in range(11))
+
+
+def only_sum(table: int, rank: int) -> int:
+    """The one set of two or more table cards adding up to ``rank``, for a table with exactly
+    one (``playout_entry`` tells); 0 if there is none.
+
+    >>> from .cards import mask_of, parse_cards, cards_of
+    >>> " ".join(str(c) for c in cards_of(only_sum(mask_of(parse_cards("3D 3C 4S 5B")), 10)))
+    '3D 3C 4S'
+    """
+    partial = [(0, 0)]
+    rest = table & _BELOW[rank]
+    rank_of_bit = _RANK_OF_BIT
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        k = rank_of_bit[low]
+        for s, m in partial[:]:
+            s += k
+            if s == rank:
+                return m | low
+            if s < rank:
+                partial.append((s, m | low))
+    return 0
+
+
+def sum_options(table: int, rank: int) -> tuple[int, ...]:
+    """Every set of two or more table cards adding up to ``rank``, in ascending mask order: the
+    options of a card of that rank when none of that rank is on the table.
+
+    >>> from .cards import mask_of, parse_cards
+    >>> table = mask_of(parse_cards("3D 4C 7S 2B 5B"))
+    >>> sum_options(table, 9) == capture_options(table)[9]
+    True
+    """
+    partial = [(0, 0)]
+    found = []
+    rest = table & _BELOW[rank]
+    rank_of_bit = _RANK_OF_BIT
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        k = rank_of_bit[low]
+        for s, m in partial[:]:
+            s += k
+            if s == rank:
+                found.append(m | low)
+            elif s < rank:
+                partial.append((s, m | low))
+    found.sort()
+    return tuple(found)
+
+
 def card_options(table: int, card_index: int) -> tuple[int, ...]:
     """Capture masks for one card on this table (empty: the card is laid down)."""
     return capture_options(table)[RANK_OF[card_index]]
@@ -131,4 +269,14 @@ def is_capture_legal(table: int, card_index: int, capture: int) -> bool:
     return capture in options
 
 
-__all__ = ["BIT", "capture_options", "card_options", "is_capture_legal", "table_entry"]
+__all__ = [
+    "BIT",
+    "capture_options",
+    "card_options",
+    "is_capture_legal",
+    "light_after_lay",
+    "only_sum",
+    "playout_entry",
+    "sum_options",
+    "table_entry",
+]

@@ -6,8 +6,19 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .captures import _CACHE, card_options, new_entry
-from .cards import BIT, DECK, RANK_OF, Card, cards_of, mask_of
+from .captures import (
+    _CACHE,
+    _FIELD,
+    _LIGHT,
+    _SAME_RANK,
+    card_options,
+    light_after_lay,
+    new_entry,
+    only_sum,
+    playout_entry,
+    sum_options,
+)
+from .cards import BIT, DECK, RANK_MASK, RANK_OF, Card, cards_of, mask_of
 from .deal import deal_indices
 from .errors import (
     IllegalMoveError,
@@ -82,6 +93,12 @@ class Play:
 
 #: What a card that takes nothing "captures": it is laid on the table.
 _LAY: tuple[int] = (0,)
+#: For each card index, the mask of the four cards of its rank.
+_SAME_RANK_AS: tuple[int, ...] = tuple(RANK_MASK[r] for r in RANK_OF)
+#: For each card index, where the count of the table's sets adding up to its rank sits in the
+#: counts of ``playout_entry``.
+_COUNT_SHIFT: tuple[int, ...] = tuple(r * _FIELD for r in RANK_OF)
+_COUNT_MASK = (1 << _FIELD) - 1
 
 
 class Round:
@@ -312,7 +329,8 @@ class Round:
         Each play draws one ``rng.random()`` and takes that fraction of the list that
         ``legal_pairs()`` gives, so a seeded playout is reproducible. It is ``apply`` in a loop,
         with the state in local variables and, when no card in the hand has a choice of
-        captures (most plays), the move drawn without listing the moves.
+        captures (most plays), the move drawn without listing the moves: the options are listed
+        only when the card drawn takes a sum (``playout_entry`` counts the sums, cheaply).
         """
         if not self.plays_left:
             return
@@ -330,29 +348,73 @@ class Round:
         turn = self.turn
         left = self.plays_left
         last = self.last_taker
-        while left:
-            opts, multi = cached(table) or new_entry(table)
+        light = _LIGHT.get
+        same_rank_as = _SAME_RANK_AS
+        count_shift = _COUNT_SHIFT
+        entry = light(table) or playout_entry(table)
+        while True:
+            multi, sums, counts, _, _ = entry
             hand = hands[turn]
             if held[turn] & multi:
-                moves = [(c, m) for c in hand for m in opts[rank_of[c]] or _LAY]
-                c, m = moves[int(rand() * len(moves))]
-                hand.remove(c)
+                # The k-th of the moves legal_pairs() lists, without listing them: count each
+                # card's options, then list only the chosen card's.
+                full = cached(table)
+                if full:
+                    opts = full[0]
+                    moves = [(c, m) for c in hand for m in opts[rank_of[c]] or _LAY]
+                    c, m = moves[int(rand() * len(moves))]
+                    hand.remove(c)
+                else:
+                    ns = []
+                    for c in hand:
+                        same = table & same_rank_as[c]
+                        if same:
+                            ns.append(same.bit_count())
+                        elif bit[c] & sums:
+                            ns.append(counts >> count_shift[c] & _COUNT_MASK)
+                        else:
+                            ns.append(1)
+                    k = int(rand() * sum(ns))
+                    i = 0
+                    while k >= ns[i]:
+                        k -= ns[i]
+                        i += 1
+                    c = hand.pop(i)
+                    same = table & same_rank_as[c]
+                    if same:
+                        m = _SAME_RANK[same][k]
+                    elif bit[c] & sums:
+                        m = sum_options(table, rank_of[c])[k]
+                    else:
+                        m = 0
+                b = bit[c]
             else:
-                # One move per card: the k-th move is the k-th card's.
+                # One move per card: the k-th move is the k-th card's. Without a choice, a card
+                # takes the one card of its rank on the table, or its one sum, or is laid.
                 c = hand.pop(int(rand() * len(hand)))
-                o = opts[rank_of[c]]
-                m = o[0] if o else 0
-            held[turn] ^= bit[c]
+                b = bit[c]
+                m = table & same_rank_as[c]
+                if not m and b & sums:
+                    m = only_sum(table, rank_of[c])
+            held[turn] ^= b
             left -= 1
             if m:
                 table ^= m
-                piles[turn & 1] |= m | bit[c]
+                piles[turn & 1] |= m | b
                 last = turn
-                if not table and left:
-                    self.scope[turn & 1] += 1
+                turn = (turn + 1) & 3
+                if not left:
+                    break
+                if not table:
+                    self.scope[last & 1] += 1
+                entry = light(table) or playout_entry(table)
             else:
-                table |= bit[c]
-            turn = (turn + 1) & 3
+                turn = (turn + 1) & 3
+                if not left:
+                    table |= b
+                    break
+                entry = light(table | b) or light_after_lay(entry, table, b)
+                table |= b
         if table and last >= 0:
             # Leftovers go to the pair that took last; this is never a scopa.
             piles[last & 1] |= table
