@@ -81,16 +81,7 @@ class GameService:
         rules = Rules(variant=req.variant, napola=req.napola, target=req.target)
         # The deck's rng is seeded from the OS so no client can predict a deal.
         match = Match(rules, random.Random(secrets.randbits(128)))
-        now = time.time()
-        rec = GameRecord(
-            id=secrets.token_urlsafe(16),
-            version=0,
-            level=req.level,
-            seed=secrets.token_hex(16),
-            match=match,
-            created=now,
-            updated=now,
-        )
+        rec = GameRecord.new(match, req.level)
         self.store.insert(rec)
         return game_view(rec)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +36,12 @@ class GameRecord:
     match: Match
     created: float
     updated: float
+
+    @classmethod
+    def new(cls, match: Match, level: str) -> GameRecord:
+        """A new game at version 0 with a fresh random id (128 bits) and secret seed."""
+        now = time.time()
+        return cls(secrets.token_urlsafe(16), 0, level, secrets.token_hex(16), match, now, now)
 
 
 class GameStore:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,10 +78,9 @@ class Api:
         match.round = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
                                       dealer=dealer, rules=rules)
         match.scores = list(scores)
-        now = time.time()
-        gid = secrets.token_urlsafe(16)
-        self.store.insert(GameRecord(gid, 0, level, secrets.token_hex(16), match, now, now))
-        return gid
+        rec = GameRecord.new(match, level)
+        self.store.insert(rec)
+        return rec.id
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import socket
 import threading
 import time
@@ -77,14 +76,13 @@ class Server:
         match.round = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
                                       dealer=dealer, rules=rules)
         match.scores = list(scores)
-        now = time.time()
-        gid = secrets.token_urlsafe(16)
+        rec = GameRecord.new(match, level)
         store = GameStore(self.db_path)
         try:
-            store.insert(GameRecord(gid, 0, level, secrets.token_hex(16), match, now, now))
+            store.insert(rec)
         finally:
             store.close()
-        return gid
+        return rec.id
 
 
 @pytest.fixture(scope="session")
