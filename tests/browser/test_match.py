@@ -132,10 +132,16 @@ def _pick_captures(page: Any, view: dict[str, Any], move: dict[str, Any],
         return
     lit = set(codes(page, "#table-cards .card.lit"))
     assert set(move["capture"]) <= lit  # the cards it can take light up
+    options = _options(view, move["card"])
+    picked: set[str] = set()
     for code in move["capture"]:
-        if not page.locator("#hand .card.selected").count():
-            break  # already decided by the cards chosen so far
         tap(code)
+        picked.add(code)
+        # The page plays as soon as the chosen cards leave one option open. Decided here, not by
+        # reading the page: the move's request may still be on its way, the table about to change.
+        if sum(picked <= set(m["capture"]) for m in options) == 1:
+            return
+    raise AssertionError(f"tapping {move['capture']} left more than one option open")
 
 
 def test_match_with_the_mouse(open_page: Callable[..., Any], server: Server) -> None:
