@@ -128,11 +128,11 @@ def _options(view: dict[str, Any], card: str) -> list[dict[str, Any]]:
 
 def _pick_captures(page: Any, view: dict[str, Any], move: dict[str, Any],
                    tap: Callable[[str], None]) -> None:
-    if len(_options(view, move["card"])) < 2:
+    options = _options(view, move["card"])
+    if len(options) < 2:
         return
     lit = set(codes(page, "#table-cards .card.lit"))
     assert set(move["capture"]) <= lit  # the cards it can take light up
-    options = _options(view, move["card"])
     picked: set[str] = set()
     for code in move["capture"]:
         tap(code)
