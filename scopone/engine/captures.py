@@ -5,6 +5,8 @@ This is the hot path of every search, so it works on 40-bit masks and caches per
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .cards import BIT, RANK_MASK, RANK_OF, RANKS
 
 Options = tuple[tuple[int, ...], ...]
@@ -205,14 +207,10 @@ def light_after_lay(entry: Light, table: int, card_bit: int) -> Light:
 _BELOW: tuple[int, ...] = tuple(sum(BIT[i] for i in range(40) if RANK_OF[i] < r) for r in range(11))
 
 
-def only_sum(table: int, rank: int) -> int:
-    """The one set of two or more table cards adding up to ``rank``, for a table with exactly
-    one (``playout_entry`` tells); 0 if there is none.
-
-    >>> from .cards import mask_of, parse_cards, cards_of
-    >>> " ".join(str(c) for c in cards_of(only_sum(mask_of(parse_cards("3D 3C 4S 5B")), 10)))
-    '3D 3C 4S'
-    """
+def _sums(table: int, rank: int) -> Iterator[int]:
+    # Every set of two or more table cards adding up to ``rank``: sets grow one card at a time
+    # in deck order; cards of that rank or higher never take part. A generator, so only_sum
+    # stops at the first set while sum_options takes them all.
     partial = [(0, 0)]
     rest = table & _BELOW[rank]
     rank_of_bit = _RANK_OF_BIT
@@ -223,10 +221,20 @@ def only_sum(table: int, rank: int) -> int:
         for s, m in partial[:]:
             s += k
             if s == rank:
-                return m | low
-            if s < rank:
+                yield m | low
+            elif s < rank:
                 partial.append((s, m | low))
-    return 0
+
+
+def only_sum(table: int, rank: int) -> int:
+    """The one set of two or more table cards adding up to ``rank``, for a table with exactly
+    one (``playout_entry`` tells); 0 if there is none. It stops at the first set found.
+
+    >>> from .cards import mask_of, parse_cards, cards_of
+    >>> " ".join(str(c) for c in cards_of(only_sum(mask_of(parse_cards("3D 3C 4S 5B")), 10)))
+    '3D 3C 4S'
+    """
+    return next(_sums(table, rank), 0)
 
 
 def sum_options(table: int, rank: int) -> tuple[int, ...]:
@@ -238,22 +246,7 @@ def sum_options(table: int, rank: int) -> tuple[int, ...]:
     >>> sum_options(table, 9) == capture_options(table)[9]
     True
     """
-    partial = [(0, 0)]
-    found = []
-    rest = table & _BELOW[rank]
-    rank_of_bit = _RANK_OF_BIT
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        k = rank_of_bit[low]
-        for s, m in partial[:]:
-            s += k
-            if s == rank:
-                found.append(m | low)
-            elif s < rank:
-                partial.append((s, m | low))
-    found.sort()
-    return tuple(found)
+    return tuple(sorted(_sums(table, rank)))
 
 
 def card_options(table: int, card_index: int) -> tuple[int, ...]:
