@@ -1,8 +1,9 @@
-"""Command line: ``python -m scopone serve [--host H] [--port P] [--db PATH]``."""
+"""Command line: ``python -m scopone serve [--host H] [--port P] [--db PATH] [--workers N]``."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 
@@ -13,6 +14,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default 8000)")
     serve.add_argument("--db", type=Path, help="SQLite file (default ./data/scopone.sqlite3)")
+    serve.add_argument("--database-url", dest="database_url",
+                       help="postgresql://... to keep the games in PostgreSQL instead")
+    serve.add_argument("--workers", type=int,
+                       help="server processes sharing the port and the database (default 1)")
     serve.add_argument("--time-budget", type=float, dest="ai_time_budget",
                        help="seconds Hard may think per card (default 1.0)")
     args = parser.parse_args(argv)
@@ -20,13 +25,21 @@ def main(argv: list[str] | None = None) -> int:
     # Imported here so worker processes that re-import this module stay light.
     import uvicorn
 
-    from .web import Settings, create_app
+    from .web import Settings
+    from .web.store import open_store
 
     settings = Settings.from_env(host=args.host, port=args.port, db_path=args.db,
+                                 database_url=args.database_url, workers=args.workers,
                                  ai_time_budget=args.ai_time_budget)
-    print(f"Scopone: http://{settings.host}:{settings.port}/  (games in {settings.db_path})",
-          flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+    # Made or upgraded once here, before any worker starts, so a bad URL fails loudly.
+    open_store(settings.store_url).close()
+    where = "PostgreSQL" if settings.database_url else f"games in {settings.db_path}"
+    print(f"Scopone: http://{settings.host}:{settings.port}/  ({where}, "
+          f"{settings.workers} process{'es' if settings.workers > 1 else ''})", flush=True)
+    # Every worker builds its app from the environment, so the settings travel through it.
+    os.environ.update(settings.to_env())
+    uvicorn.run("scopone.web.app:app_from_env", factory=True, host=settings.host,
+                port=settings.port, workers=settings.workers if settings.workers > 1 else None,
                 log_level="warning", access_log=False)
     return 0
 

@@ -17,10 +17,14 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+. scripts/pg.sh
+start_postgres
+
 echo "== ruff"
 .venv/bin/ruff check scopone tests
 echo "== mypy --strict (engine)"
 .venv/bin/mypy --strict scopone/engine
 echo "== pytest"
-# pytest exits 5 when it collected no test; set -e turns that (and any failure) into ours.
+# pytest exits 5 when it collected no test; set -e turns that (and any failure) into ours
+# (and the EXIT trap still stops PostgreSQL).
 .venv/bin/python -m pytest "$@"

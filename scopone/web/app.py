@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -13,14 +17,33 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from . import errors as e
+from .push import Hub
 from .routes import router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
-from .store import GameStore
+from .store import Store, open_store
 from .thinker import Thinker
 
 STATIC_URL = "/static"
+#: Seconds between two sweeps for finished and abandoned games.
+SWEEP_SECONDS = 600.0
+
+log = logging.getLogger(__name__)
+
+
+async def _sweep(store: Store, settings: Settings) -> None:
+    """Removes finished and abandoned games now and then (settings ``*_hours``; 0 keeps)."""
+    forever = 1e18
+    while True:
+        now = time.time()
+        finished = now - settings.finished_hours * 3600 if settings.finished_hours else -forever
+        idle = now - settings.idle_hours * 3600 if settings.idle_hours else -forever
+        with contextlib.suppress(Exception):
+            removed = store.remove_old(finished, idle)
+            if removed:
+                log.info("removed %d old games", removed)
+        await asyncio.sleep(SWEEP_SECONDS)
 
 
 def _is_card_error(loc: list[object]) -> bool:
@@ -39,13 +62,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = GameStore(settings.db_path)
+        store = open_store(settings.store_url)
+        hub = Hub()
+        hub.bind(asyncio.get_running_loop())
+        store.listen(hub.publish_threadsafe, hub.watched)
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
         thinker.start()
-        app.state.service = GameService(store, thinker)
+        app.state.service = GameService(store, thinker, hub)
+        sweeper = asyncio.create_task(_sweep(store, settings))
         try:
             yield
         finally:
+            sweeper.cancel()
             thinker.close()
             store.close()
 
@@ -83,3 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app from ``SCOPONE_*`` variables: what each worker process of ``serve --workers N``
+    builds (uvicorn imports it by name)."""
+    return create_app(Settings.from_env())

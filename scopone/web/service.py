@@ -23,8 +23,9 @@ from ..engine import (
 )
 from ..engine.cards import InvalidCardError
 from . import errors as e
+from .push import Hub
 from .schemas import GameCreate, GameView, MoveIn
-from .store import GameRecord, GameStore
+from .store import GameRecord, Store
 from .thinker import Thinker
 from .views import HUMAN, game_view
 
@@ -32,9 +33,10 @@ from .views import HUMAN, game_view
 class GameService:
     """Every state change goes: lock the game, load it, check the version, change, store."""
 
-    def __init__(self, store: GameStore, thinker: Thinker) -> None:
+    def __init__(self, store: Store, thinker: Thinker, hub: Hub | None = None) -> None:
         self.store = store
         self.thinker = thinker
+        self.hub = hub or Hub()
         # Locks live as long as a request holds one; finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -73,6 +75,7 @@ class GameService:
             # Another process changed the row between our load and this write.
             current = self._load(rec.id)
             raise e.Conflict(e.STALE_VERSION, game_view(current))
+        self.hub.publish(rec.id, rec.version)
         return game_view(rec)
 
     # ----- changing -----------------------------------------------------------------------

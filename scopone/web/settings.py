@@ -32,6 +32,9 @@ class Settings:
     """
 
     db_path: Path = Path("data/scopone.sqlite3")
+    # A postgresql:// URL puts every game in PostgreSQL instead (several processes or machines
+    # on one database); empty means the SQLite file at db_path.
+    database_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
     ai_time_budget: float = 1.0  # seconds Hard may think per card
@@ -40,8 +43,27 @@ class Settings:
     ai_processes: bool = True
     ai_workers: int = 2  # processes (or threads) for Hard; Easy and Normal get their own one
     max_body_bytes: int = 16 * 1024
+    workers: int = 1  # server processes (`serve --workers N`), each with its own thinkers
+    # Finished matches are removed this many hours after their last change, any game after
+    # idle_hours untouched (abandoned); 0 keeps them forever.
+    finished_hours: float = 24.0
+    idle_hours: float = 24.0 * 7
     static_dir: Path = field(default=REPO_ROOT / "static")
     templates_dir: Path = field(default=REPO_ROOT / "templates")
+
+    @property
+    def store_url(self) -> str:
+        """What ``open_store`` opens: the database URL, else the SQLite file."""
+        return self.database_url or str(self.db_path)
+
+    def to_env(self) -> dict[str, str]:
+        """The settings as ``SCOPONE_*`` variables, for worker processes started by uvicorn.
+
+        >>> Settings.from_env(Settings(port=8123, workers=2).to_env()).port
+        8123
+        """
+        return {"SCOPONE_" + name.upper(): str(getattr(self, name))
+                for name in self.__dataclass_fields__}
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -52,8 +74,10 @@ class Settings:
         """
         env = os.environ if environ is None else environ
         casts: dict[str, Any] = {
-            "db_path": Path, "host": str, "port": int, "ai_time_budget": float,
-            "ai_processes": _bool, "ai_workers": int, "max_body_bytes": int,
+            "db_path": Path, "database_url": str, "host": str, "port": int,
+            "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
+            "max_body_bytes": int, "workers": int, "finished_hours": float,
+            "idle_hours": float,
             "static_dir": Path, "templates_dir": Path,
         }
         values: dict[str, Any] = {}

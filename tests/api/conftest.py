@@ -14,13 +14,15 @@ from fastapi.testclient import TestClient
 
 from scopone.engine import Match, Round, Rules, parse_cards
 from scopone.web import Settings, create_app
-from scopone.web.store import GameRecord, GameStore
+from scopone.web.store import GameRecord, Store
 
 
-def make_settings(tmp_path: Path, **kw: Any) -> Settings:
+def make_settings(tmp_path: Path, store_url: str = "", **kw: Any) -> Settings:
     # Threads instead of processes: Easy is quick and the tests start faster.
     base: dict[str, Any] = {"db_path": tmp_path / "db" / "games.sqlite3",
                             "ai_processes": False, "ai_time_budget": 0.05}
+    if store_url.startswith("postgresql://"):
+        base["database_url"] = store_url
     base.update(kw)
     return Settings(**base)
 
@@ -33,8 +35,8 @@ class Api:
     app: FastAPI
 
     @property
-    def store(self) -> GameStore:
-        store: GameStore = self.app.state.service.store
+    def store(self) -> Store:
+        store: Store = self.app.state.service.store
         return store
 
     def create(self, **body: Any) -> dict[str, Any]:
@@ -84,8 +86,9 @@ class Api:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return make_settings(tmp_path)
+def settings(tmp_path: Path, store_url: str) -> Settings:
+    """The test's settings, once with each store (``store_url`` in tests/conftest.py)."""
+    return make_settings(tmp_path, store_url)
 
 
 @pytest.fixture
@@ -96,11 +99,11 @@ def api(settings: Settings) -> Iterator[Api]:
 
 
 @pytest.fixture
-def api_factory(tmp_path: Path) -> Callable[..., Api]:
+def api_factory(tmp_path: Path, store_url: str) -> Callable[..., Api]:
     """For tests that need their own settings; the caller enters ``api.client``."""
 
     def build(**kw: Any) -> Api:
-        app = create_app(make_settings(tmp_path, **kw))
+        app = create_app(make_settings(tmp_path, store_url, **kw))
         return Api(TestClient(app), app)
 
     return build

@@ -1,4 +1,5 @@
-"""Games live in SQLite: a second app on the same file carries on exactly where the first was."""
+"""Games live in the store: a second app on the same database carries on exactly where the first
+was. (Each test runs on SQLite and on PostgreSQL unless it names SQLite.)"""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def test_the_same_decisions_replay_from_the_stored_state(api_factory: Any,
         state = first.store.load(gid)
     plays = []
     for n in range(2):
-        app = api_factory(db_path=tmp_path / f"copy{n}.sqlite3")
+        app = api_factory(db_path=tmp_path / f"copy{n}.sqlite3", database_url="")
         with app.client:
             app.store.insert(state)
             game = app.get(gid)
@@ -51,8 +52,14 @@ def test_the_same_decisions_replay_from_the_stored_state(api_factory: Any,
     assert plays[0] == plays[1] and len(plays[0]) == 40
 
 
-def test_the_file_is_sqlite_in_wal_mode_and_holds_no_secret_in_views(api: Any,
-                                                                    settings: Any) -> None:
+def test_the_file_is_sqlite_in_wal_mode_and_holds_no_secret_in_views(api_factory: Any) -> None:
+    api = api_factory(database_url="")
+    settings = api.app.state.settings
+    with api.client:
+        _wal_and_secrets(api, settings)
+
+
+def _wal_and_secrets(api: Any, settings: Any) -> None:
     game = api.create()
     con = sqlite3.connect(settings.db_path)
     try:
@@ -75,7 +82,7 @@ def test_the_file_is_sqlite_in_wal_mode_and_holds_no_secret_in_views(api: Any,
 
 def test_the_database_directory_is_created(api_factory: Any, tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "games.sqlite3"
-    built = api_factory(db_path=path)
+    built = api_factory(db_path=path, database_url="")
     with built.client as client:
         assert client.post("/api/games", json={}).status_code == 201
     assert path.exists()

@@ -18,7 +18,7 @@ import uvicorn
 
 from scopone.engine import Match, Round, Rules, parse_cards
 from scopone.web import Settings, create_app
-from scopone.web.store import GameRecord, GameStore
+from scopone.web.store import GameRecord, SqliteStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -77,7 +77,7 @@ class Server:
                                       dealer=dealer, rules=rules)
         match.scores = list(scores)
         rec = GameRecord.new(match, level)
-        store = GameStore(self.db_path)
+        store = SqliteStore(self.db_path)
         try:
             store.insert(rec)
         finally:

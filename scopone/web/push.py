@@ -1,0 +1,100 @@
+"""The push seam: "game X is now at version N", from wherever it changed to whoever watches it.
+
+A process publishes its own changes here as it commits them; the store's listener adds the
+changes other processes committed (PostgreSQL NOTIFY, or SQLite's polled ``data_version``). A
+watcher learns only the newest version, never state: it loads the game and builds its own
+viewer's view, so nothing one viewer may not see can travel through here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+
+class Watch:
+    """One subscriber's mailbox: the newest version announced, and a flag that it moved."""
+
+    __slots__ = ("_event", "version")
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self._event = asyncio.Event()
+
+    def _offer(self, version: int) -> None:
+        if version > self.version:
+            self.version = version
+            self._event.set()
+
+    async def changed(self, timeout: float | None = None) -> bool:
+        """Waits until the version moves past what was last taken; False on timeout."""
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._event.clear()
+        return True
+
+
+class Hub:
+    """Fans versions out to this process's watches. Call ``publish`` on the event loop and
+    ``publish_threadsafe`` from any other thread (the store's listener)."""
+
+    def __init__(self) -> None:
+        self._watches: dict[str, set[Watch]] = {}
+        self._known: dict[str, int] = {}
+        self._lock = threading.Lock()  # guards _known, read by the listener's thread
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    @asynccontextmanager
+    async def watch(self, game_id: str, version: int) -> AsyncIterator[Watch]:
+        """A watch on ``game_id`` for as long as the block runs; ``version`` is the one the
+        watcher has already seen (a later one may already be waiting)."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        w = Watch(version)
+        self._watches.setdefault(game_id, set()).add(w)
+        with self._lock:
+            known = self._known.setdefault(game_id, version)
+        w._offer(known)
+        try:
+            yield w
+        finally:
+            watches = self._watches.get(game_id)
+            if watches is not None:
+                watches.discard(w)
+                if not watches:
+                    del self._watches[game_id]
+                    with self._lock:
+                        self._known.pop(game_id, None)
+
+    def publish(self, game_id: str, version: int) -> None:
+        """Game ``game_id`` is committed at ``version`` (duplicates and old news are ignored)."""
+        watches = self._watches.get(game_id)
+        if not watches:
+            return
+        with self._lock:
+            if version <= self._known.get(game_id, -1):
+                return
+            self._known[game_id] = version
+        for w in watches:
+            w._offer(version)
+
+    def publish_threadsafe(self, game_id: str, version: int) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.publish, game_id, version)
+
+    def watched(self) -> dict[str, int]:
+        """The watched games with the newest version known here (for a listener's resync)."""
+        with self._lock:
+            return dict(self._known)
+
+    def count(self) -> int:
+        """Watches open in this process (for metrics and tests)."""
+        return sum(len(s) for s in self._watches.values())

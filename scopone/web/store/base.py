@@ -1,0 +1,129 @@
+"""What a store keeps and the small interface every database behind it implements.
+
+The service never writes SQL: it loads a ``GameRecord``, changes it, and asks the store to write
+it back only if nobody else has in the meantime (``update(rec, expected_version)``). That check
+is the version rule of SPEC §5, and it holds across processes and machines because the database
+makes it, not the process.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ...engine import Match
+
+#: The schema this code reads and writes; a store upgrades an older database at start and
+#: refuses a newer one (written by a later release) rather than damage it.
+SCHEMA_VERSION = 2
+
+#: Called with (game id, version) for every change committed by any process on the database.
+Listener = Callable[[str, int], None]
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A stored game (a table of four seats). ``seed`` and ``match`` (every hand, the deck's
+    rng) never leave the server.
+
+    ``meta`` holds what the table keeps beside the cards (its seats, people's names, hashed seat
+    tokens, options, the coach's reviews): JSON-able data owned by the modules that use it.
+    ``code`` is the table's invite code, or None for a game nobody is invited to.
+    """
+
+    id: str
+    version: int
+    level: str
+    seed: str  # secret per game; computer players' rng derives from it and the version
+    match: Match
+    created: float
+    updated: float
+    meta: dict[str, Any] = field(default_factory=dict)
+    code: str | None = None
+
+    @classmethod
+    def new(cls, match: Match, level: str, meta: dict[str, Any] | None = None,
+            code: str | None = None) -> GameRecord:
+        """A new game at version 0 with a fresh random id (128 bits) and secret seed."""
+        now = time.time()
+        return cls(secrets.token_urlsafe(16), 0, level, secrets.token_hex(16), match, now, now,
+                   meta or {}, code)
+
+    @property
+    def finished(self) -> bool:
+        return self.match.winner is not None
+
+
+@dataclass(slots=True)
+class PersonRecord:
+    """An anonymous person (no login): their id is a secret the browser keeps; ``data`` is what
+    the service remembers for them (statistics), JSON-able."""
+
+    id: str
+    data: dict[str, Any]
+    created: float
+    updated: float
+
+
+class Store(Protocol):
+    """One database. Every method is short and synchronous; writes are committed on return."""
+
+    #: ``"sqlite"`` or ``"postgresql"``.
+    kind: str
+
+    def close(self) -> None: ...
+
+    def ping(self) -> None:
+        """Raises if the database does not answer (``/healthz``)."""
+
+    def insert(self, rec: GameRecord) -> None: ...
+
+    def load(self, game_id: str) -> GameRecord | None: ...
+
+    def load_by_code(self, code: str) -> GameRecord | None: ...
+
+    def version(self, game_id: str) -> int | None:
+        """The stored version alone: cheap, for knowing whether a cached copy is current."""
+
+    def update(self, rec: GameRecord, expected_version: int) -> bool:
+        """Write ``rec`` if the stored version is still ``expected_version``; False otherwise.
+        A successful write is announced to every process's listener (``listen``)."""
+
+    def remove_old(self, finished_before: float, idle_before: float) -> int:
+        """Deletes games finished and untouched since ``finished_before``, and any game
+        untouched since ``idle_before`` (abandoned); returns how many."""
+
+    def load_person(self, person_id: str) -> PersonRecord | None: ...
+
+    def save_person(self, rec: PersonRecord) -> None:
+        """Inserts or replaces the person."""
+
+    def delete_person(self, person_id: str) -> bool: ...
+
+    def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
+        """Calls ``listener(id, version)`` for changes committed by *other* processes, from a
+        thread of the store's, until ``close``. ``watched`` gives the ids this process cares
+        about with the versions it knows; a store that may have missed notices (a dropped
+        connection) uses it to look again."""
+
+
+def dump_state(match: Match) -> str:
+    return json.dumps(match.to_dict(), separators=(",", ":"))
+
+
+def dump_meta(meta: dict[str, Any]) -> str:
+    return json.dumps(meta, separators=(",", ":"))
+
+
+def record_from_row(row: tuple[Any, ...]) -> GameRecord:
+    """A record from the columns ``ROW_COLUMNS`` in that order (both stores select them)."""
+    gid, version, level, seed, state, meta, code, created, updated = row
+    return GameRecord(gid, version, level, seed, Match.from_dict(json.loads(state)), created,
+                      updated, json.loads(meta) if meta else {}, code)
+
+
+ROW_COLUMNS = "id, version, level, seed, state, meta, code, created, updated"

@@ -1,0 +1,206 @@
+"""The store on PostgreSQL (psycopg 3 and its pool): many processes and machines, one database.
+
+Every committed change also sends ``NOTIFY scopone_games, 'id:version'`` in its own transaction,
+so it is delivered exactly when the change is visible; each process LISTENs on one connection of
+its own and reconnects by itself. The payload holds ids and versions only, never state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from .base import (
+    ROW_COLUMNS,
+    SCHEMA_VERSION,
+    GameRecord,
+    Listener,
+    PersonRecord,
+    dump_meta,
+    dump_state,
+    record_from_row,
+)
+from .errors import SchemaTooNew
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "scopone_games"
+
+_CREATE = [
+    "CREATE TABLE schema_info (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
+    """CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        state TEXT NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        code TEXT UNIQUE,
+        finished BOOLEAN NOT NULL DEFAULT FALSE,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX games_updated ON games (updated)",
+    """CREATE TABLE people (
+        id TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    )""",
+]
+
+#: Seconds between attempts while the listening connection is down.
+RECONNECT_SECONDS = 0.5
+
+
+class PostgresStore:
+    """PostgreSQL behind a small connection pool; the schema is made or checked at start."""
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, pool_size: int = 4) -> None:
+        self.url = url
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True,
+                                    kwargs={"autocommit": True}, name="scopone")
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self._pool.connection() as conn, conn.transaction():
+            # Several processes may start at once: one upgrades, the others wait here.
+            conn.execute("SELECT pg_advisory_xact_lock(7140001)")
+            have = conn.execute("SELECT to_regclass('schema_info') IS NOT NULL").fetchone()
+            found = 0
+            if have and have[0]:
+                row = conn.execute("SELECT version FROM schema_info").fetchone()
+                found = int(row[0]) if row else 0
+            if found > SCHEMA_VERSION:
+                raise SchemaTooNew(found, SCHEMA_VERSION)
+            if found == 0:
+                # PostgreSQL support starts at schema 2: there is no older layout to upgrade.
+                for sql in _CREATE:
+                    conn.execute(sql)
+                conn.execute("INSERT INTO schema_info (id, version) VALUES (1, %s)",
+                             (SCHEMA_VERSION,))
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._listener is not None:
+            self._listener.join(timeout=3)
+        self._pool.close()
+
+    def ping(self) -> None:
+        with self._pool.connection(timeout=2.0) as conn:
+            conn.execute("SELECT 1").fetchone()
+
+    # ----- games ----------------------------------------------------------------------------
+
+    def insert(self, rec: GameRecord) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO games (id, version, level, seed, state, meta, code, finished,"
+                " created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (rec.id, rec.version, rec.level, rec.seed, dump_state(rec.match),
+                 dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated))
+
+    def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        with self._pool.connection() as conn:
+            return conn.execute(sql, args).fetchone()
+
+    def load(self, game_id: str) -> GameRecord | None:
+        row = self._one(f"SELECT {ROW_COLUMNS} FROM games WHERE id = %s", (game_id,))
+        return None if row is None else record_from_row(row)
+
+    def load_by_code(self, code: str) -> GameRecord | None:
+        row = self._one(f"SELECT {ROW_COLUMNS} FROM games WHERE code = %s", (code,))
+        return None if row is None else record_from_row(row)
+
+    def version(self, game_id: str) -> int | None:
+        row = self._one("SELECT version FROM games WHERE id = %s", (game_id,))
+        return None if row is None else int(row[0])
+
+    def update(self, rec: GameRecord, expected_version: int) -> bool:
+        with self._pool.connection() as conn, conn.transaction():
+            cur = conn.execute(
+                "UPDATE games SET version = %s, level = %s, state = %s, meta = %s, code = %s,"
+                " finished = %s, updated = %s WHERE id = %s AND version = %s",
+                (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
+                 rec.finished, rec.updated, rec.id, expected_version))
+            if cur.rowcount != 1:
+                return False
+            # Sent at commit, together with the change it announces.
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{rec.id}:{rec.version}"))
+            return True
+
+    def remove_old(self, finished_before: float, idle_before: float) -> int:
+        with self._pool.connection() as conn:
+            cur = conn.execute(
+                "DELETE FROM games WHERE (finished AND updated < %s) OR updated < %s",
+                (finished_before, idle_before))
+            return cur.rowcount
+
+    # ----- people ---------------------------------------------------------------------------
+
+    def load_person(self, person_id: str) -> PersonRecord | None:
+        row = self._one("SELECT id, data, created, updated FROM people WHERE id = %s",
+                        (person_id,))
+        if row is None:
+            return None
+        return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
+
+    def save_person(self, rec: PersonRecord) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(
+                "INSERT INTO people (id, data, created, updated) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (id) DO UPDATE SET data = excluded.data,"
+                " updated = excluded.updated",
+                (rec.id, dump_meta(rec.data), rec.created, rec.updated))
+
+    def delete_person(self, person_id: str) -> bool:
+        with self._pool.connection() as conn:
+            return conn.execute("DELETE FROM people WHERE id = %s", (person_id,)).rowcount == 1
+
+    # ----- changes made by other processes --------------------------------------------------
+
+    def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
+        self._listener = threading.Thread(target=self._listen, args=(listener, watched),
+                                          name="scopone-pg-listen", daemon=True)
+        self._listener.start()
+
+    def _listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
+        first = True
+        while not self._closed.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    if not first:
+                        # Notices sent while we were away are lost: look at what we watch.
+                        self._resync(conn, listener, watched)
+                    first = False
+                    while not self._closed.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            gid, _, version = note.payload.rpartition(":")
+                            listener(gid, int(version))
+            except psycopg.Error as exc:
+                log.warning("listener lost its connection (%s); reconnecting", type(exc).__name__)
+                first = False
+                self._closed.wait(RECONNECT_SECONDS)
+
+    @staticmethod
+    def _resync(conn: psycopg.Connection[Any], listener: Listener,
+                watched: Callable[[], dict[str, int]]) -> None:
+        known = watched()
+        if not known:
+            return
+        rows = conn.execute("SELECT id, version FROM games WHERE id = ANY(%s)",
+                            (list(known),)).fetchall()
+        for gid, version in rows:
+            if version > known[gid]:
+                listener(gid, version)

@@ -1,0 +1,226 @@
+"""The store in one SQLite file (WAL mode): no set-up, the default for one machine."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from .base import (
+    ROW_COLUMNS,
+    SCHEMA_VERSION,
+    GameRecord,
+    Listener,
+    PersonRecord,
+    dump_meta,
+    dump_state,
+    record_from_row,
+)
+from .errors import SchemaTooNew
+
+_CREATE = [
+    "CREATE TABLE schema_info (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
+    """CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        state TEXT NOT NULL,
+        meta TEXT NOT NULL DEFAULT '{}',
+        code TEXT,
+        finished INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    )""",
+    "CREATE UNIQUE INDEX games_code ON games (code)",
+    "CREATE INDEX games_updated ON games (updated)",
+    """CREATE TABLE people (
+        id TEXT PRIMARY KEY,
+        data TEXT NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    )""",
+]
+
+# Version 1 (the first release) had only the games table, without meta, code and finished.
+_UPGRADE_FROM_1 = [
+    "CREATE TABLE schema_info (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
+    "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}'",
+    "ALTER TABLE games ADD COLUMN code TEXT",
+    "ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0",
+    "CREATE UNIQUE INDEX games_code ON games (code)",
+    "CREATE INDEX games_updated ON games (updated)",
+    _CREATE[4],
+]
+
+#: How often the listener looks whether another process committed (a cheap pragma read).
+POLL_SECONDS = 0.02
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA busy_timeout=5000")
+    return db
+
+
+class SqliteStore:
+    """A SQLite file in WAL mode; every write is committed before the request is answered.
+
+    Several processes may share the file (``serve --workers N``): the conditional update keeps
+    the version rule, and each process's listener notices the others' commits by polling
+    ``PRAGMA data_version``.
+    """
+
+    kind = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        # One connection shared by the event loop and test threads, guarded by a lock; every
+        # statement is short, so the lock is never held for long.
+        self._db = _connect(path)
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL survives a killed process (only power loss could drop the
+            # last commits), at a fraction of FULL's fsync cost.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
+
+    def _migrate(self) -> None:
+        db = self._db
+        # IMMEDIATE: two workers starting together must not both upgrade.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "schema_info" in tables:
+                found = db.execute("SELECT version FROM schema_info").fetchone()[0]
+            else:
+                found = 1 if "games" in tables else 0
+            if found > SCHEMA_VERSION:
+                raise SchemaTooNew(found, SCHEMA_VERSION)
+            steps = {0: _CREATE, 1: _UPGRADE_FROM_1}.get(found, [])
+            for sql in steps:
+                db.execute(sql)
+            if found < SCHEMA_VERSION:
+                db.execute("INSERT OR REPLACE INTO schema_info (id, version) VALUES (1, ?)",
+                           (SCHEMA_VERSION,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._listener is not None:
+            self._listener.join(timeout=2)
+        with self._lock:
+            self._db.close()
+
+    def ping(self) -> None:
+        with self._lock:
+            self._db.execute("SELECT 1").fetchone()
+
+    # ----- games ----------------------------------------------------------------------------
+
+    def insert(self, rec: GameRecord) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO games (id, version, level, seed, state, meta, code, finished,"
+                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (rec.id, rec.version, rec.level, rec.seed, dump_state(rec.match),
+                 dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated),
+            )
+
+    def load(self, game_id: str) -> GameRecord | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        return None if row is None else record_from_row(row)
+
+    def load_by_code(self, code: str) -> GameRecord | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games WHERE code = ?",
+                                   (code,)).fetchone()
+        return None if row is None else record_from_row(row)
+
+    def version(self, game_id: str) -> int | None:
+        with self._lock:
+            row = self._db.execute("SELECT version FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def update(self, rec: GameRecord, expected_version: int) -> bool:
+        """The check makes the version rule hold even against another process on the file."""
+        with self._lock:
+            cur = self._db.execute(
+                "UPDATE games SET version = ?, level = ?, state = ?, meta = ?, code = ?,"
+                " finished = ?, updated = ? WHERE id = ? AND version = ?",
+                (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
+                 rec.finished, rec.updated, rec.id, expected_version),
+            )
+            return cur.rowcount == 1
+
+    def remove_old(self, finished_before: float, idle_before: float) -> int:
+        with self._lock:
+            cur = self._db.execute(
+                "DELETE FROM games WHERE (finished = 1 AND updated < ?) OR updated < ?",
+                (finished_before, idle_before))
+            return cur.rowcount
+
+    # ----- people ---------------------------------------------------------------------------
+
+    def load_person(self, person_id: str) -> PersonRecord | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, data, created, updated FROM people WHERE id = ?",
+                                   (person_id,)).fetchone()
+        if row is None:
+            return None
+        return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
+
+    def save_person(self, rec: PersonRecord) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO people (id, data, created, updated) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+                (rec.id, dump_meta(rec.data), rec.created, rec.updated))
+
+    def delete_person(self, person_id: str) -> bool:
+        with self._lock:
+            cur = self._db.execute("DELETE FROM people WHERE id = ?", (person_id,))
+            return cur.rowcount == 1
+
+    # ----- changes made by other processes --------------------------------------------------
+
+    def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
+        self._listener = threading.Thread(target=self._poll, args=(listener, watched),
+                                          name="scopone-sqlite-listen", daemon=True)
+        self._listener.start()
+
+    def _poll(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
+        db = _connect(self.path)
+        try:
+            seen = db.execute("PRAGMA data_version").fetchone()[0]
+            while not self._closed.wait(POLL_SECONDS):
+                # data_version moves whenever another connection (process) has committed.
+                now = db.execute("PRAGMA data_version").fetchone()[0]
+                if now == seen:
+                    continue
+                seen = now
+                known = watched()
+                if not known:
+                    continue
+                ids = list(known)
+                for start in range(0, len(ids), 500):
+                    chunk = ids[start:start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    for gid, version in db.execute(
+                            f"SELECT id, version FROM games WHERE id IN ({marks})", chunk):
+                        if version > known[gid]:
+                            listener(gid, version)
+        finally:
+            db.close()
