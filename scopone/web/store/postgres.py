@@ -70,7 +70,11 @@ class PostgresStore:
                                     kwargs={"autocommit": True}, name="scopone")
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
-        self._migrate()
+        try:
+            self._migrate()
+        except BaseException:
+            self._pool.close()
+            raise
 
     def _migrate(self) -> None:
         with self._pool.connection() as conn, conn.transaction():

@@ -1,0 +1,207 @@
+"""The store interface on both databases: the version rule, schema versions, people, clean-up,
+and the notices that carry one process's changes to the others."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scopone.engine import Match, Rules
+from scopone.web.store import (
+    SCHEMA_VERSION,
+    GameRecord,
+    PersonRecord,
+    SchemaTooNew,
+    Store,
+    open_store,
+)
+
+WAIT = 10.0  # seconds a notice may take on a loaded machine: a guard, not a measure
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    s = open_store(store_url)
+    yield s
+    s.close()
+
+
+def _record(code: str | None = None) -> GameRecord:
+    return GameRecord.new(Match(Rules(), random.Random(5)), "normal",
+                          meta={"table": {"seats": [None] * 4}}, code=code)
+
+
+def test_a_record_comes_back_as_it_went_in(store: Store) -> None:
+    rec = _record(code="abc123")
+    store.insert(rec)
+    back = store.load(rec.id)
+    assert back is not None
+    assert (back.id, back.version, back.level, back.seed, back.meta, back.code) == (
+        rec.id, 0, "normal", rec.seed, rec.meta, "abc123")
+    assert back.match.to_dict() == rec.match.to_dict()
+    by_code = store.load_by_code("abc123")
+    assert by_code is not None and by_code.id == rec.id
+    assert store.load("nope") is None and store.load_by_code("nope") is None
+    assert store.version(rec.id) == 0 and store.version("nope") is None
+
+
+def test_update_holds_the_version_rule(store: Store) -> None:
+    rec = _record()
+    store.insert(rec)
+    rec.version = 1
+    rec.meta["note"] = "first"
+    assert store.update(rec, 0)
+    stale = _record()
+    stale.id, stale.version = rec.id, 1
+    assert not store.update(stale, 0)  # based on version 0, which is gone
+    back = store.load(rec.id)
+    assert back is not None and back.version == 1 and back.meta["note"] == "first"
+
+
+def test_invite_codes_are_unique(store: Store) -> None:
+    store.insert(_record(code="same"))
+    with pytest.raises(Exception):  # noqa: B017 - each driver raises its own IntegrityError
+        store.insert(_record(code="same"))
+
+
+def test_people_are_kept_replaced_and_deleted(store: Store) -> None:
+    now = time.time()
+    store.save_person(PersonRecord("p1", {"rounds": 1}, now, now))
+    store.save_person(PersonRecord("p1", {"rounds": 2}, now, now + 1))
+    got = store.load_person("p1")
+    assert got is not None and got.data == {"rounds": 2} and got.updated == now + 1
+    assert store.delete_person("p1") and not store.delete_person("p1")
+    assert store.load_person("p1") is None
+
+
+def test_old_games_are_removed(store: Store) -> None:
+    fresh, old_done, abandoned = _record(), _record(), _record()
+    old_done.match.winner = 0
+    for rec, age in ((fresh, 0), (old_done, 2 * 3600), (abandoned, 10 * 86400)):
+        rec.updated -= age
+        store.insert(rec)
+    now = time.time()
+    removed = store.remove_old(finished_before=now - 3600, idle_before=now - 7 * 86400)
+    assert removed == 2
+    assert store.load(fresh.id) is not None
+    assert store.load(old_done.id) is None and store.load(abandoned.id) is None
+
+
+def test_the_schema_version_is_written_and_a_newer_one_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    open_store(path).close()
+    con = sqlite3.connect(path)
+    assert con.execute("SELECT version FROM schema_info").fetchone()[0] == SCHEMA_VERSION
+    con.execute("UPDATE schema_info SET version = ?", (SCHEMA_VERSION + 1,))
+    con.commit()
+    con.close()
+    with pytest.raises(SchemaTooNew):
+        open_store(path)
+
+
+def test_a_newer_postgresql_schema_is_refused(pg_url: str) -> None:
+    import psycopg
+
+    open_store(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE schema_info SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(SchemaTooNew):
+        open_store(pg_url)
+
+
+def test_a_first_release_database_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Version 1 had one table without meta, code and finished: its games carry on."""
+    path = tmp_path / "v1.sqlite3"
+    rec = _record()
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE games (id TEXT PRIMARY KEY, version INTEGER NOT NULL, level TEXT"
+                " NOT NULL, seed TEXT NOT NULL, state TEXT NOT NULL, created REAL NOT NULL,"
+                " updated REAL NOT NULL)")
+    from scopone.web.store.base import dump_state
+
+    con.execute("INSERT INTO games VALUES (?, 3, 'hard', ?, ?, ?, ?)",
+                (rec.id, rec.seed, dump_state(rec.match), rec.created, rec.updated))
+    con.commit()
+    con.close()
+    store = open_store(path)
+    try:
+        back = store.load(rec.id)
+        assert back is not None and back.version == 3 and back.meta == {} and back.code is None
+        assert back.match.to_dict() == rec.match.to_dict()
+    finally:
+        store.close()
+
+
+class _Heard:
+    """Collects (id, version) notices from a store's listener thread."""
+
+    def __init__(self) -> None:
+        self.notes: list[tuple[str, int]] = []
+        self.watched: dict[str, int] = {}
+        self._cond = threading.Condition()
+
+    def __call__(self, gid: str, version: int) -> None:
+        with self._cond:
+            self.notes.append((gid, version))
+            self.watched[gid] = max(version, self.watched.get(gid, 0))
+            self._cond.notify_all()
+
+    def wait_for(self, note: tuple[str, int]) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: note in self.notes, timeout=WAIT)
+
+
+def test_another_process_hears_of_every_committed_change(store_url: str) -> None:
+    """Two stores on one database stand for two processes: what one commits, the other's
+    listener reports (ids and versions only)."""
+    writer, reader = open_store(store_url), open_store(store_url)
+    try:
+        rec = _record()
+        writer.insert(rec)
+        heard = _Heard()
+        heard.watched[rec.id] = 0
+        reader.listen(heard, lambda: dict(heard.watched))
+        time.sleep(0.3)  # the listener is up (LISTEN issued) before the change
+        for v in (1, 2):
+            rec.version = v
+            assert writer.update(rec, v - 1)
+            assert heard.wait_for((rec.id, v)), heard.notes
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_the_postgresql_listener_reconnects_and_catches_up(pg_url: str) -> None:
+    """Its connection killed by the server, the listener connects again and reports the
+    change it missed meanwhile (it looks at the versions of what it watches)."""
+    import psycopg
+
+    writer, reader = open_store(pg_url), open_store(pg_url)
+    try:
+        rec = _record()
+        writer.insert(rec)
+        heard = _Heard()
+        heard.watched[rec.id] = 0
+        reader.listen(heard, lambda: dict(heard.watched))
+        time.sleep(0.3)
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            killed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE query LIKE 'LISTEN scopone_games%' AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert killed
+        rec.version = 1
+        assert writer.update(rec, 0)  # while the listener is down, or just back
+        assert heard.wait_for((rec.id, 1)), heard.notes
+        rec.version = 2
+        assert writer.update(rec, 1)  # and it listens again afterwards
+        assert heard.wait_for((rec.id, 2)), heard.notes
+    finally:
+        writer.close()
+        reader.close()
