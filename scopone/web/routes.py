@@ -10,7 +10,7 @@ from .schemas import ErrorOut, GameCreate, GamePatch, GameView, MoveIn, VersionI
 from .service import GameService
 
 
-def get_service(request: Request) -> GameService:
+async def get_service(request: Request) -> GameService:
     service: GameService = request.app.state.service
     return service
 
