@@ -1,15 +1,26 @@
-"""Load figures: latency of ``moves`` and ``advance`` with many games at once, against a real
-uvicorn on 127.0.0.1, alone and while a Hard game thinks.
+"""Load figures: latency of ``moves`` and ``advance`` with many games at once, against real
+server processes on 127.0.0.1.
 
-    python -m scopone.web.loadbench [--games 20] [--level normal] [--steps 60] [--port 8190]
+    python -m scopone.web.loadbench --pace human --games 1000 [--workers 2]
+                                    [--database-url postgresql://...] [--seconds 30]
+    python -m scopone.web.loadbench --pace flat --games 20       # as fast as answers come
 
-Prints the median and 95th percentile per endpoint and scenario; it asserts nothing.
+``--pace human`` plays like people: each simulated player waits about 0.7 s before asking a
+computer to play and 1–3 s before its own move, so a game sends about one request a second;
+``--pace flat`` sends each game's next request as soon as the last is answered. Prints the
+median, 95th percentile and maximum per endpoint, the throughput, and the CPU a request costs
+the server processes and this load generator; it asserts nothing.
+
+The load generator speaks HTTP/1.1 over asyncio streams itself (one kept-alive connection per
+game): a general-purpose client costs several times the server's CPU per request, and on a
+2-core machine it would measure itself.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
@@ -21,103 +32,168 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 Timings = dict[str, list[float]]
 
+#: Seconds a simulated person waits: before asking a computer to play, and before their own
+#: move (uniform between the two numbers).
+THINK_COMPUTER = 0.7
+THINK_OWN = (1.0, 3.0)
 
-async def _step(c: httpx.AsyncClient, game: dict[str, Any], rng: random.Random,
-                level: str, timings: Timings) -> dict[str, Any]:
-    """One request moving the game on; a finished match is replaced by a new one."""
-    gid, v, status = game["id"], game["version"], game["status"]
-    if status == "your_turn":
-        kind, req = "moves", c.post(f"/api/games/{gid}/moves",
-                                    json={"version": v, **rng.choice(game["legal"])})
-    elif status == "computer_turn":
-        kind, req = "advance", c.post(f"/api/games/{gid}/advance", json={"version": v})
-    elif status == "round_over":
-        kind, req = "next-round", c.post(f"/api/games/{gid}/next-round", json={"version": v})
-    else:
-        kind, req = "create", c.post("/api/games", json={"level": level})
-    t0 = time.perf_counter()
+
+class Conn:
+    """One kept-alive HTTP/1.1 connection that sends JSON and reads JSON back."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def _open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        for attempt in (0, 1):
+            if self.writer is None:
+                await self._open()
+            assert self.reader is not None and self.writer is not None
+            raw = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+            head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n")
+            try:
+                self.writer.write(head.encode() + raw)
+                status_line = await self.reader.readuntil(b"\r\n")
+                headers = await self.reader.readuntil(b"\r\n\r\n")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                # The server closed an idle kept-alive connection: open a new one, once.
+                await self.close()
+                if attempt:
+                    raise
+                continue
+            length = 0
+            for line in headers.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            data = await self.reader.readexactly(length)
+            return int(status_line.split(b" ", 2)[1]), json.loads(data) if data else None
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+async def _player(host: str, port: int, level: str, pace: str, rng: random.Random,
+                  timings: Timings, measuring: asyncio.Event, stop: asyncio.Event,
+                  start_delay: float) -> None:
+    await asyncio.sleep(start_delay)  # players arrive spread out, as they would
+    conn = Conn(host, port)
     try:
-        r = await req
-    except httpx.TransportError:
-        # A dropped connection (say, closed by the server's keep-alive timeout just as it was
-        # reused): counted and shown, then the game is read back rather than the move retried.
-        timings["transport errors"].append(0.0)
-        r = await c.get(f"/api/games/{gid}") if status != "match_over" else \
-            await c.post("/api/games", json={"level": level})
-        r.raise_for_status()
-        out_: dict[str, Any] = r.json()
-        return out_
-    timings[kind].append(time.perf_counter() - t0)
-    r.raise_for_status()
-    out: dict[str, Any] = r.json()
+        _, game = await conn.request("POST", "/api/games", {"level": level})
+        while not stop.is_set():
+            status, gid, v = game["status"], game["id"], game["version"]
+            if status == "your_turn":
+                wait = rng.uniform(*THINK_OWN)
+                kind, path, body = "moves", f"/api/games/{gid}/moves", {
+                    "version": v, **rng.choice(game["legal"])}
+            elif status == "computer_turn":
+                wait = THINK_COMPUTER
+                kind, path, body = "advance", f"/api/games/{gid}/advance", {"version": v}
+            elif status == "round_over":
+                wait = THINK_OWN[1]
+                kind, path, body = "next-round", f"/api/games/{gid}/next-round", {"version": v}
+            else:
+                wait = THINK_OWN[1]
+                kind, path, body = "create", "/api/games", {"level": level}
+            if pace == "human":
+                await asyncio.sleep(wait * rng.uniform(0.8, 1.2))
+                if stop.is_set():
+                    break
+            t0 = time.perf_counter()
+            code, answer = await conn.request("POST", path, body)
+            if measuring.is_set():
+                timings[kind].append(time.perf_counter() - t0)
+            if code not in (200, 201):
+                timings["errors"].append(0.0)
+                _, answer = await conn.request("GET", f"/api/games/{gid}")
+            game = answer
+    finally:
+        await conn.close()
+
+
+async def _run(host: str, port: int, games: int, level: str, pace: str, seconds: float,
+               seed: int, server_pids: list[int]) -> tuple[Timings, float, float, float]:
+    timings: Timings = defaultdict(list)
+    measuring, stop = asyncio.Event(), asyncio.Event()
+    ramp = min(10.0, games / 100) if pace == "human" else 0.0
+    tasks = [asyncio.create_task(_player(host, port, level, pace, random.Random(seed * 7919 + i),
+                                         timings, measuring, stop, random.uniform(0, ramp)))
+             for i in range(games)]
+    # Warm up until every player has arrived and the first moves are out of the way.
+    await asyncio.sleep(ramp + (4.0 if pace == "human" else 1.0))
+    server0, client0 = _cpu(server_pids), time.process_time()
+    t0 = time.perf_counter()
+    measuring.set()
+    await asyncio.sleep(seconds)
+    measuring.clear()
+    elapsed = time.perf_counter() - t0
+    server_cpu, client_cpu = _cpu(server_pids) - server0, time.process_time() - client0
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return timings, elapsed, server_cpu, client_cpu
+
+
+def _cpu(pids: list[int]) -> float:
+    """CPU time (user + system) these processes have used so far; 0 where /proc is missing."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _server_pids(root: int) -> list[int]:
+    """The server and its uvicorn workers (not the Hard pools, which serve no requests)."""
+    out = [root]
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            ppid = int((p / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == root:
+            out.append(int(p.name))
     return out
 
 
-async def _player(c: httpx.AsyncClient, level: str, steps: int | None, rng: random.Random,
-                  timings: Timings, stop: asyncio.Event) -> None:
-    r = await c.post("/api/games", json={"level": level})
-    r.raise_for_status()
-    game = r.json()
-    n = 0
-    while not stop.is_set() and (steps is None or n < steps):
-        game = await _step(c, game, rng, level, timings)
-        n += 1
-
-
-async def _scenario(base: str, games: int, level: str, steps: int, with_hard: bool,
-                    seed: int) -> tuple[Timings, Timings, float]:
-    timings: Timings = defaultdict(list)
-    hard: Timings = defaultdict(list)
-    stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=games + 4)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as c:
-        rngs = [random.Random(seed * 1000 + i) for i in range(games + 1)]
-        hard_task = None
-        if with_hard:
-            hard_task = asyncio.create_task(_player(c, "hard", None, rngs[-1], hard, stop))
-            # Start measuring once Hard is actually thinking.
-            while not hard["advance"] and not hard_task.done():
-                await asyncio.sleep(0.05)
-        t0 = time.perf_counter()
-        await asyncio.gather(*(_player(c, level, steps, rngs[i], timings, stop)
-                               for i in range(games)))
-        elapsed = time.perf_counter() - t0
-        stop.set()
-        if hard_task is not None:
-            await hard_task
-    return timings, hard, elapsed
-
-
-def _ms(xs: list[float]) -> str:
+def _stats(xs: list[float]) -> str:
     if not xs:
-        return "      -        -"
-    med = statistics.median(xs) * 1000
-    p95 = statistics.quantiles(xs, n=20)[-1] * 1000 if len(xs) >= 2 else med
-    return f"{med:7.1f}  {p95:7.1f}"
+        return f"{'-':>8} {'-':>8} {'-':>8}"
+    xs = sorted(xs)
+    p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+    return f"{statistics.median(xs) * 1000:8.1f} {p95 * 1000:8.1f} {xs[-1] * 1000:8.1f}"
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used so far; 0 where /proc is missing."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _wait_up(host: str, port: int, proc: subprocess.Popen[bytes]) -> None:
+    async def probe() -> bool:
+        conn = Conn(host, port)
+        try:
+            code, _ = await conn.request("GET", "/openapi.json")
+            return code == 200
+        except OSError:
+            return False
+        finally:
+            await conn.close()
 
-
-def _wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
-    for _ in range(200):
+    for _ in range(300):
         if proc.poll() is not None:
             raise SystemExit(f"server exited with {proc.returncode}")
-        try:
-            if httpx.get(base + "/openapi.json", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
+        if asyncio.run(probe()):
+            return
         time.sleep(0.1)
     raise SystemExit("server did not come up")
 
@@ -126,52 +202,51 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m scopone.web.loadbench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
+    p.add_argument("--pace", choices=("human", "flat"), default="human",
+                   help="human: people's pauses between requests; flat: none (default human)")
     p.add_argument("--level", default="normal", help="level of those games (default normal)")
-    p.add_argument("--steps", type=int, default=60, help="requests per game (default 60)")
+    p.add_argument("--seconds", type=float, default=30.0, help="measured time (default 30)")
+    p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    p.add_argument("--database-url", default="", help="postgresql://... (default: SQLite)")
     p.add_argument("--port", type=int, default=8190)
-    p.add_argument("--time-budget", type=float, default=1.0, help="Hard's seconds per card")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
 
-    base = f"http://127.0.0.1:{args.port}"
+    host = "127.0.0.1"
     with tempfile.TemporaryDirectory(prefix="scopone-bench-") as tmp:
-        env = {**os.environ, "SCOPONE_AI_TIME_BUDGET": str(args.time_budget)}
         cmd = [sys.executable, "-m", "scopone", "serve", "--port", str(args.port),
-               "--db", str(Path(tmp) / "bench.sqlite3")]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
+               "--workers", str(args.workers)]
+        cmd += (["--database-url", args.database_url] if args.database_url
+                else ["--db", str(Path(tmp) / "bench.sqlite3")])
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
         try:
-            _wait_up(base, proc)
-            # Warm up (worker processes spawned, players imported) before measuring anything.
-            asyncio.run(_scenario(base, 2, args.level, 10, False, args.seed + 99))
-            print(f"server: uvicorn on {base}, {os.cpu_count()} CPUs; {args.games} games at "
-                  f"{args.level}, {args.steps} requests each; Hard budget {args.time_budget}s")
-            print(f"{'scenario':<22}{'endpoint':<12}{'n':>6}  {'median':>7}  {'p95':>7}  (ms)")
-            for name, with_hard in (("alone", False), ("while Hard thinks", True)):
-                server0, client0 = _cpu_seconds(proc.pid), time.process_time()
-                timings, hard, elapsed = asyncio.run(_scenario(
-                    base, args.games, args.level, args.steps, with_hard, args.seed))
-                server_cpu = _cpu_seconds(proc.pid) - server0
-                client_cpu = time.process_time() - client0
-                for kind in ("moves", "advance"):
-                    xs = timings[kind]
-                    print(f"{name:<22}{kind:<12}{len(xs):>6}  {_ms(xs)}")
-                dropped = len(timings.pop("transport errors", []))
-                total = sum(len(v) for v in timings.values())
-                if dropped:
-                    print(f"{name:<22}{'dropped':<12}{dropped:>6}  connections (not timed)")
-                print(f"{name:<22}{'throughput':<12}{total:>6}  {total / elapsed:7.1f} req/s")
-                # CPU per request: the server's own process (not its AI workers) and this
-                # client's, to tell service cost from load-generator cost on a small machine.
-                per = 1000 / total
-                print(f"{name:<22}{'cpu/request':<12}{total:>6}  server {server_cpu * per:.1f} ms,"
-                      f" client {client_cpu * per:.1f} ms")
-                if with_hard:
-                    xs = hard["advance"]
-                    print(f"{'(the Hard game)':<22}{'advance':<12}{len(xs):>6}  {_ms(xs)}")
+            _wait_up(host, args.port, proc)
+            time.sleep(1.0 if args.workers > 1 else 0.0)  # every worker up
+            pids = _server_pids(proc.pid) if args.workers > 1 else [proc.pid]
+            store = "PostgreSQL" if args.database_url else "SQLite"
+            print(f"server: {args.workers} process(es) on {store}, {os.cpu_count()} CPUs; "
+                  f"{args.games} {args.level} games, pace {args.pace}, {args.seconds:.0f} s "
+                  "measured (load generator on the same machine)")
+            timings, elapsed, server_cpu, client_cpu = asyncio.run(_run(
+                host, args.port, args.games, args.level, args.pace, args.seconds, args.seed,
+                pids))
+            print(f"{'endpoint':<12}{'n':>7} {'median':>8} {'p95':>8} {'max':>8}  (ms)")
+            for kind in ("moves", "advance", "next-round", "create"):
+                if timings.get(kind):
+                    print(f"{kind:<12}{len(timings[kind]):>7} {_stats(timings[kind])}")
+            every = [x for k in ("moves", "advance", "next-round", "create")
+                     for x in timings.get(k, [])]
+            total = len(every)
+            print(f"{'all':<12}{total:>7} {_stats(every)}")
+            errors = len(timings.get("errors", []))
+            print(f"throughput  {total / elapsed:7.1f} req/s; errors {errors}")
+            if total:
+                print(f"cpu/request server {server_cpu / total * 1000:.2f} ms, "
+                      f"load generator {client_cpu / total * 1000:.2f} ms")
         finally:
             proc.terminate()
             try:
-                proc.wait(timeout=15)
+                proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
