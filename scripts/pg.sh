@@ -29,10 +29,11 @@ start_postgres() {
   fi
   local port
   port=$(.venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "${as[@]}" "$bin/initdb" -D "$PG_DIR/data" -U scopone -A trust --no-sync -E UTF8 >/dev/null
+  # From / : the postgres user may not enter the caller's folder.
+  (cd / && "${as[@]}" "$bin/initdb" -D "$PG_DIR/data" -U scopone -A trust --no-sync -E UTF8 >/dev/null)
   # fsync off: a test database may lose everything in a crash, and it is faster.
-  "${as[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -s start \
-    -o "-p $port -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+  (cd / && "${as[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/log" -w -s start \
+    -o "-p $port -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200")
   PG_STOP=("${as[@]}" "$bin/pg_ctl" -D "$PG_DIR/data" -m immediate -w -s stop)
   trap stop_postgres EXIT
   export SCOPONE_TEST_DATABASE_URL="postgresql://scopone@127.0.0.1:$port/postgres"
@@ -42,7 +43,7 @@ start_postgres() {
 
 stop_postgres() {
   if [ -n "${PG_STOP+x}" ]; then
-    "${PG_STOP[@]}" || true
+    (cd / && "${PG_STOP[@]}") || true
     rm -rf "$PG_DIR"
   fi
 }
