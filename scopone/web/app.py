@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -32,18 +31,26 @@ SWEEP_SECONDS = 600.0
 log = logging.getLogger(__name__)
 
 
-async def _sweep(store: Store, settings: Settings) -> None:
-    """Removes finished and abandoned games now and then (settings ``*_hours``; 0 keeps)."""
+def _sweep_once(store: Store, settings: Settings) -> None:
+    """Removes finished and abandoned games (settings ``*_hours``; 0 keeps them)."""
+    now = time.time()
     forever = 1e18
+    finished = now - settings.finished_hours * 3600 if settings.finished_hours else -forever
+    idle = now - settings.idle_hours * 3600 if settings.idle_hours else -forever
+    try:
+        removed = store.remove_old(finished, idle)
+    except Exception:  # the database is away for a moment: next time
+        log.warning("sweeping old games failed", exc_info=True)
+        return
+    if removed:
+        log.info("removed %d old games", removed)
+
+
+async def _sweep(store: Store, settings: Settings) -> None:
+    """Sweeps now and then while the server runs (it has swept once before serving)."""
     while True:
-        now = time.time()
-        finished = now - settings.finished_hours * 3600 if settings.finished_hours else -forever
-        idle = now - settings.idle_hours * 3600 if settings.idle_hours else -forever
-        with contextlib.suppress(Exception):
-            removed = store.remove_old(finished, idle)
-            if removed:
-                log.info("removed %d old games", removed)
         await asyncio.sleep(SWEEP_SECONDS)
+        _sweep_once(store, settings)
 
 
 def _is_card_error(loc: list[object]) -> bool:
@@ -69,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
+        _sweep_once(store, settings)
         sweeper = asyncio.create_task(_sweep(store, settings))
         try:
             yield
