@@ -10,13 +10,19 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from . import errors as e
+from . import openapi, ops
+from .metrics import MetricsMiddleware, RequestMetrics
 from .push import Hub
+from .route_table import RouteTable
 from .routes import router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
@@ -89,7 +95,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Scopone Scientifico", version="0.1.0", lifespan=lifespan,
                   docs_url=None, redoc_url=None)
     app.state.settings = settings
+    app.state.metrics = RequestMetrics()
+    routes = RouteTable(app)
     app.include_router(router)
+    app.include_router(ops.router)
+    openapi.install(app)
     app.mount(STATIC_URL, StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static")
     templates = Jinja2Templates(directory=settings.templates_dir)
@@ -115,9 +125,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = e.INVALID_CARD if locs and all(map(_is_card_error, locs)) else e.INVALID_REQUEST
         return JSONResponse({"detail": detail, "errors": errs}, status_code=422)
 
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 400:
+            # FastAPI's "error parsing the body" (bytes that are not text, say): a body that is
+            # not JSON, malformed like any other, not a bare 400.
+            return JSONResponse({"detail": e.INVALID_REQUEST}, status_code=422)
+        if exc.status_code == 405 and routes.methods(request.scope["path"]):
+            # Every method of the path, not only those of the first route the router tried.
+            exc = HTTPException(405, exc.detail,
+                                headers={"Allow": ", ".join(routes.methods(request.scope["path"]))})
+        return await http_exception_handler(request, exc)  # 404 and 405 from the router
+
     # Outermost last: the headers wrap everything, the 413 included.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    # Outside even the headers, so every answer is counted, the 413s and 500s included.
+    app.add_middleware(MetricsMiddleware, metrics=app.state.metrics, routes=routes)
     return app
 
 

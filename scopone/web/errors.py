@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .schemas import GameView
+from typing import Any
+
+from .schemas import ErrorOut, GameView
 
 
 class GameError(Exception):
@@ -46,7 +48,29 @@ INVALID_CARD = "invalid card"
 INVALID_MOVE = "invalid move"
 INVALID_REQUEST = "invalid request"
 BODY_TOO_LARGE = "request body too large"
+BAD_CONTENT_LENGTH = "bad content-length"
 COMPUTER_FAILED = "computer player failed"
+DATABASE_UNAVAILABLE = "database unavailable"
+
+# What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
+_MEANING = {
+    400: "unreadable request framing (a Content-Length that is not a number)",
+    404: "unknown game",
+    409: "well-formed but not allowed now (stale version, out of turn, illegal move...); "
+         "carries the current game",
+    413: "request body over the limit",
+    422: "malformed request: not JSON, or not what the schema allows",
+    503: "the server could not do its part; nothing changed",
+}
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` entries for these error statuses.
+
+    >>> sorted(documented(404, 422))
+    [404, 422]
+    """
+    return {s: {"model": ErrorOut, "description": _MEANING[s]} for s in statuses}
 
 
 class Unavailable(GameError):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Request, status
 
-from .schemas import ErrorOut, GameCreate, GamePatch, GameView, MoveIn, VersionIn
+from .errors import documented
+from .schemas import GameCreate, GamePatch, GameView, MoveIn, VersionIn
 from .service import GameService
 
 
@@ -17,46 +18,70 @@ async def get_service(request: Request) -> GameService:
 
 Service = Annotated[GameService, Depends(get_service)]
 
-_ERRORS: dict[int | str, dict[str, object]] = {
-    404: {"model": ErrorOut, "description": "unknown game"},
-    409: {"model": ErrorOut, "description": "not allowed now; carries the current game"},
-    422: {"model": ErrorOut, "description": "malformed request"},
+# OpenAPI links: every answer that carries a game leads to the operations on that game, so
+# tools (schemathesis's stateful phase among them) can follow a game from its creation on.
+# A move link plays the first legal move; with none (not seat 0's turn) the link does not apply.
+_THIS_GAME = {"game_id": "$response.body#/id"}
+_AT_VERSION = {"version": "$response.body#/version"}
+GAME_LINKS: dict[str, dict[str, Any]] = {
+    "GetGame": {"operationId": "get_game", "parameters": _THIS_GAME},
+    "PlayFirstLegalMove": {
+        "operationId": "play_move", "parameters": _THIS_GAME,
+        "requestBody": {**_AT_VERSION, "card": "$response.body#/legal/0/card",
+                        "capture": "$response.body#/legal/0/capture"}},
+    "Advance": {"operationId": "advance", "parameters": _THIS_GAME, "requestBody": _AT_VERSION},
+    "NextRound": {"operationId": "next_round", "parameters": _THIS_GAME,
+                  "requestBody": _AT_VERSION},
+    "ChangeLevel": {"operationId": "change_level", "parameters": _THIS_GAME},
 }
 
-router = APIRouter(prefix="/api/games", tags=["games"], responses=_ERRORS)
+
+def _answers(success: int, *errors: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route: the success with its links, and every error it can give."""
+    return {success: {"links": GAME_LINKS}, **documented(*errors)}
 
 
-@router.post("", response_model=GameView, status_code=status.HTTP_201_CREATED)
+# 400 and 413 come from the body-limit middleware, in front of every route.
+router = APIRouter(prefix="/api/games", tags=["games"], responses=documented(400, 413))
+
+
+@router.post("", response_model=GameView, status_code=status.HTTP_201_CREATED,
+             operation_id="create_game", responses=_answers(201, 422))
 async def create_game(service: Service,
                       req: Annotated[GameCreate | None, Body()] = None) -> GameView:
     """A new match; seat 0 is the human, seats 1–3 the computer at ``level``."""
     return service.create(req or GameCreate())
 
 
-@router.get("/{game_id}", response_model=GameView)
+@router.get("/{game_id}", response_model=GameView, operation_id="get_game",
+            responses=_answers(200, 404))
 async def get_game(game_id: str, service: Service) -> GameView:
     return service.get(game_id)
 
 
-@router.post("/{game_id}/moves", response_model=GameView)
+@router.post("/{game_id}/moves", response_model=GameView, operation_id="play_move",
+             responses=_answers(200, 404, 409, 422))
 async def play_move(game_id: str, req: MoveIn, service: Service) -> GameView:
     """Seat 0 plays ``card`` taking ``capture`` (table cards; empty to lay it down)."""
     return await service.play(game_id, req)
 
 
-@router.post("/{game_id}/advance", response_model=GameView)
+@router.post("/{game_id}/advance", response_model=GameView, operation_id="advance",
+             responses=_answers(200, 404, 409, 422, 503))
 async def advance(game_id: str, req: VersionIn, service: Service) -> GameView:
     """The computer seat to play decides and plays one card."""
     return await service.advance(game_id, req.version)
 
 
-@router.post("/{game_id}/next-round", response_model=GameView)
+@router.post("/{game_id}/next-round", response_model=GameView, operation_id="next_round",
+             responses=_answers(200, 404, 409, 422))
 async def next_round(game_id: str, req: VersionIn, service: Service) -> GameView:
     """Deals the next round once the finished one has been shown; the deal passes on."""
     return await service.next_round(game_id, req.version)
 
 
-@router.patch("/{game_id}", response_model=GameView)
+@router.patch("/{game_id}", response_model=GameView, operation_id="change_level",
+              responses=_answers(200, 404, 409, 422))
 async def change_level(game_id: str, req: GamePatch, service: Service) -> GameView:
     """Changes the level of the three computer seats from their next card on."""
     return await service.set_level(game_id, req.level)

@@ -6,18 +6,36 @@ anything else impossible to leak.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 Level = Literal["easy", "normal", "hard"]
 Variant = Literal["scientifico", "classico"]
 Status = Literal["your_turn", "computer_turn", "round_over", "match_over"]
-CardCode = str  # e.g. "7D"; validated against the deck where it is used
+# Exactly the 40 codes of the deck (rank 1–10, then the suit letter), so that the schema alone
+# tells a client which codes exist: a schema-valid card code is always a real card.
+CARD_PATTERN = r"^(10|[1-9])[DCSB]$"
+CardCode = Annotated[str, Field(pattern=CARD_PATTERN, examples=["7D", "10B"])]
+
+
+def _whole(value: object) -> object:
+    """A float with no fraction as the int it is: JSON Schema counts ``3.0`` as an integer, so
+    the strict models must too (but not ``"3"``, nor ``true``).
+
+    >>> _whole(3.0), _whole(3.5), _whole("3"), _whole(True)
+    (3, 3.5, '3', True)
+    """
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Version = Annotated[Annotated[int, Field(ge=0)], BeforeValidator(_whole)]
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: JSON types are not coerced, so ``"napola": 0`` is not a boolean and
+    # ``"version": "3"`` is not a number; unknown fields are refused.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ----- requests -----------------------------------------------------------------------------
@@ -31,13 +49,15 @@ class GameCreate(_In):
 
 
 class MoveIn(_In):
-    version: int = Field(ge=0)
-    card: CardCode = Field(min_length=2, max_length=3)
-    capture: list[CardCode] = Field(default_factory=list, max_length=10)
+    version: Version
+    card: CardCode
+    # Each table card at most once; the service refuses duplicates with 422 "invalid move".
+    capture: list[CardCode] = Field(default_factory=list, max_length=10,
+                                    json_schema_extra={"uniqueItems": True})
 
 
 class VersionIn(_In):
-    version: int = Field(ge=0)
+    version: Version
 
 
 class GamePatch(_In):
@@ -118,6 +138,19 @@ class GameView(BaseModel):
     winner: Literal["A", "B"] | None
 
 
+class HealthOut(BaseModel):
+    status: Literal["ok"]  # a database that does not answer gets 503 and an ErrorOut instead
+
+
+class FieldErrorOut(BaseModel):
+    """One reason a request was malformed, as pydantic reports it."""
+
+    loc: list[str | int]  # where in the request: ["body", "capture", 2]
+    msg: str
+    type: str
+
+
 class ErrorOut(BaseModel):
-    detail: str
+    detail: str  # short and stable: tests and the page compare it
     game: GameView | None = None  # the current view, on 409, so the page can resync
+    errors: list[FieldErrorOut] | None = None  # the particulars, on 422 from the schema

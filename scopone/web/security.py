@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import BODY_TOO_LARGE
+from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class BodyLimit:
             try:
                 announced = int(length)
             except ValueError:
-                await _send_json(send, 400, {"detail": "bad content-length"})
+                await _send_json(send, 400, {"detail": BAD_CONTENT_LENGTH})
                 return
             if announced > self.max_bytes:
                 await _send_json(send, 413, {"detail": BODY_TOO_LARGE})

@@ -89,11 +89,17 @@ class GameService:
         return game_view(rec)
 
     async def play(self, game_id: str, req: MoveIn) -> GameView:
-        move = _parse_move(req)
+        card, capture = _parse_move(req)
         async with self._locked(game_id):
             rec = self._checked(game_id, req.version)
             _check_playing(rec)
             r = rec.match.round
+            try:
+                # Taking the card one plays is well-formed JSON the schema cannot rule out, and
+                # never legal: refused like any other illegal move, not as malformed.
+                move = Move(card, capture)
+            except InvalidMoveError:
+                raise e.Conflict(e.ILLEGAL_MOVE, game_view(rec)) from None
             try:
                 r.play(move, seat=HUMAN)
             except OutOfTurnError:
@@ -144,18 +150,17 @@ class GameService:
             return self._save(rec)
 
 
-def _parse_move(req: MoveIn) -> Move:
+def _parse_move(req: MoveIn) -> tuple[Card, frozenset[Card]]:
+    """The played card and the capture; 422 for what the schema forbids (the request model
+    already holds the card codes to the deck's, so the first refusal is a second line)."""
     try:
         card = Card.parse(req.card)
         capture = [Card.parse(c) for c in req.capture]
     except InvalidCardError:
         raise e.Malformed(e.INVALID_CARD) from None
-    if len(set(capture)) != len(capture):
+    if len(set(capture)) != len(capture):  # the schema's uniqueItems
         raise e.Malformed(e.INVALID_MOVE)
-    try:
-        return Move(card, frozenset(capture))
-    except InvalidMoveError:
-        raise e.Malformed(e.INVALID_MOVE) from None
+    return card, frozenset(capture)
 
 
 def _check_playing(rec: GameRecord) -> None:

@@ -41,12 +41,17 @@ def test_unknown_game_is_404(api: Any, method: str, path: str, body: Any) -> Non
     ("/moves", {"version": 0, "card": "0D"}, "invalid card"),
     ("/moves", {"version": 0, "card": "7D", "capture": ["3C", "ZZ"]}, "invalid card"),
     ("/moves", {"version": 0, "card": "7D", "capture": ["3C", "3C"]}, "invalid move"),
-    ("/moves", {"version": 0, "card": "7D", "capture": ["7D"]}, "invalid move"),
+    ("/moves", {"version": 0, "card": "7d"}, "invalid card"),
+    ("/moves", {"version": 0, "card": "07D"}, "invalid card"),
+    ("/moves", {"version": 0, "card": " 7D"}, "invalid card"),
+    ("/moves", {"version": 0, "card": "7D", "capture": ["10b"]}, "invalid card"),
     ("/moves", {"version": 0, "card": "7DD7"}, "invalid card"),
     ("/moves", {"version": 0, "card": 7}, "invalid card"),
     ("/moves", {"version": 0, "card": "7D", "capture": ["3C", None]}, "invalid card"),
     ("/moves", {"version": "zero", "card": "7D"}, "invalid request"),
     ("/moves", {"version": -1, "card": "7D"}, "invalid request"),
+    ("/moves", {"version": "0", "card": "7D"}, "invalid request"),  # strict: no coercion
+    ("/moves", {"version": False, "card": "7D"}, "invalid request"),
     ("/moves", {"version": 0, "card": "7D", "capture": ["1D"] * 11}, "invalid request"),
     ("/moves", {"version": "x", "card": "7DD7"}, "invalid request"),
     ("/moves", {"version": 0, "card": "7D", "capture": "3C"}, "invalid request"),
@@ -56,6 +61,8 @@ def test_unknown_game_is_404(api: Any, method: str, path: str, body: Any) -> Non
     ("/advance", {"version": 0, "seat": 2}, "invalid request"),
     ("/advance", {}, "invalid request"),
     ("/advance", {"version": 1.5}, "invalid request"),
+    ("/advance", {"version": "3"}, "invalid request"),
+    ("/advance", {"version": True}, "invalid request"),
     ("/next-round", {"version": None}, "invalid request"),
 ])
 def test_malformed_input_is_422(api: Any, path: str, body: Any, detail: str) -> None:
@@ -68,6 +75,8 @@ def test_malformed_input_is_422(api: Any, path: str, body: Any, detail: str) -> 
 @pytest.mark.parametrize("body", [
     {"level": "impossible"}, {"variant": "tressette"}, {"target": 15}, {"napola": "maybe"},
     {"level": "easy", "cheat": True}, [1, 2],
+    # Strict types: JSON values are not coerced.
+    {"napola": 0}, {"napola": "true"}, {"level": 1}, {"target": "11"}, {"variant": None},
 ])
 def test_malformed_new_game_is_422(api: Any, body: Any) -> None:
     _refused(api, "POST", "/api/games", body, 422, "invalid request")
@@ -116,6 +125,8 @@ def test_illegal_moves_are_409(api: Any) -> None:
         {"card": "7D", "capture": ["3S"]},  # not a capture of 7D
         {"card": "5C", "capture": ["3S"]},  # 5C takes nothing here
         {"card": "7D", "capture": ["3S", "4B", "2C"]},  # 2C is not on the table
+        # Taking the card one plays: schema-valid, so refused as illegal, not as malformed.
+        {"card": "7D", "capture": ["7D"]},
     ]
     for move in illegal:
         _conflict(api, gid, "/moves", {"version": v, **move}, "illegal move")

@@ -77,8 +77,8 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
-    def ping(self) -> None:
-        """Raises if the database does not answer (``/healthz``)."""
+    def ping(self) -> bool:
+        """Whether the database answers a trivial query (what ``/healthz`` reports)."""
 
     def insert(self, rec: GameRecord) -> None: ...
 

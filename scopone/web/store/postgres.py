@@ -59,6 +59,11 @@ _CREATE = [
 RECONNECT_SECONDS = 0.5
 
 
+def _storable(value: object) -> bool:
+    """False for a text PostgreSQL cannot hold (a NUL): such a key names nothing stored."""
+    return not (isinstance(value, str) and "\x00" in value)
+
+
 class PostgresStore:
     """PostgreSQL behind a small connection pool; the schema is made or checked at start."""
 
@@ -100,9 +105,13 @@ class PostgresStore:
             self._listener.join(timeout=3)
         self._pool.close()
 
-    def ping(self) -> None:
-        with self._pool.connection(timeout=2.0) as conn:
-            conn.execute("SELECT 1").fetchone()
+    def ping(self) -> bool:
+        try:
+            with self._pool.connection(timeout=2.0) as conn:
+                conn.execute("SELECT 1").fetchone()
+        except psycopg.Error:  # server away; the pool closed or exhausted (its errors too)
+            return False
+        return True
 
     # ----- games ----------------------------------------------------------------------------
 
@@ -115,6 +124,8 @@ class PostgresStore:
                  dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated))
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        if not all(_storable(a) for a in args):
+            return None  # no stored key holds a NUL, and PostgreSQL refuses to compare one
         with self._pool.connection() as conn:
             return conn.execute(sql, args).fetchone()
 
@@ -168,6 +179,8 @@ class PostgresStore:
                 (rec.id, dump_meta(rec.data), rec.created, rec.updated))
 
     def delete_person(self, person_id: str) -> bool:
+        if not _storable(person_id):
+            return False
         with self._pool.connection() as conn:
             return conn.execute("DELETE FROM people WHERE id = %s", (person_id,)).rowcount == 1
 

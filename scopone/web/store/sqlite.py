@@ -121,9 +121,13 @@ class SqliteStore:
         with self._lock:
             self._db.close()
 
-    def ping(self) -> None:
-        with self._lock:
-            self._db.execute("SELECT 1").fetchone()
+    def ping(self) -> bool:
+        try:
+            with self._lock:
+                self._db.execute("SELECT 1").fetchone()
+        except sqlite3.Error:  # a closed connection included
+            return False
+        return True
 
     # ----- games ----------------------------------------------------------------------------
 

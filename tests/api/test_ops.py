@@ -1,0 +1,120 @@
+"""The operator's endpoints: /healthz follows the database, /metrics counts per route template."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from scopone.web.store import open_store
+
+
+def _samples(text: str, name: str) -> dict[tuple[str, str, str], float]:
+    """``{(method, route, status): value}`` of one sample name in a /metrics answer."""
+    out: dict[tuple[str, str, str], float] = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name:
+                out[(s.labels["method"], s.labels["route"], s.labels["status"])] = s.value
+    return out
+
+
+def test_ping_answers_while_the_database_is_open(store_url: str) -> None:
+    store = open_store(store_url)
+    assert store.ping() is True
+    store.close()
+    assert store.ping() is False
+
+
+def test_healthz_is_200_while_the_database_answers(api: Any) -> None:
+    r = api.client.get("/healthz")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_healthz_is_503_when_the_database_does_not(api: Any) -> None:
+    api.store.close()  # as good as a database that went away
+    r = api.client.get("/healthz")
+    assert r.status_code == 503 and r.json() == {"detail": "database unavailable"}
+
+
+def test_metrics_count_per_route_template_and_status(api: Any) -> None:
+    c = api.client
+    gid = api.create()["id"]
+    c.get(f"/api/games/{gid}")
+    c.get(f"/api/games/{gid}")
+    c.get("/api/games/no-such-game")
+    c.post(f"/api/games/{gid}/advance", json={"version": 99})
+    c.post("/api/games", content=b"x" * 20000)  # 413 before any route ran
+    c.get("/no/such/page")
+    c.get("/another/missing/page")
+    c.request("BREW", "/api/games")
+    r = c.get("/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    counts = _samples(r.text, "scopone_http_requests_total")
+    game = "/api/games/{game_id}"
+    assert counts[("POST", "/api/games", "201")] == 1
+    assert counts[("GET", game, "200")] == 2
+    assert counts[("GET", game, "404")] == 1
+    assert counts[("POST", game + "/advance", "409")] == 1
+    assert counts[("POST", "/api/games", "413")] == 1
+    assert counts[("GET", "(unmatched)", "404")] == 2  # junk paths share one label value
+    assert counts[("other", "/api/games", "405")] == 1  # and so do invented methods
+    # Never a raw path: no game id in any label.
+    assert gid not in r.text and "no-such-game" not in r.text and "/no/such" not in r.text
+    # The latency histogram has the same labels, with its buckets.
+    latency = _samples(r.text, "scopone_http_request_duration_seconds_count")
+    assert latency[("GET", game, "200")] == 2
+    buckets = [line for line in r.text.splitlines()
+               if line.startswith("scopone_http_request_duration_seconds_bucket")
+               and 'route="/api/games/{game_id}"' in line and 'status="200"' in line]
+    assert len(buckets) >= 10 and any('le="+Inf"' in line for line in buckets)
+
+
+def test_each_app_counts_only_its_own_requests(api_factory: Any) -> None:
+    first, second = api_factory(), api_factory()
+    with first.client, second.client:
+        first.client.get("/healthz")
+        text = second.client.get("/metrics").text
+    assert ("GET", "/healthz", "200") not in _samples(text, "scopone_http_requests_total")
+
+
+_WORKER = """
+import sys
+from pathlib import Path
+from fastapi.testclient import TestClient
+from scopone.web import Settings, create_app
+app = create_app(Settings(db_path=Path(sys.argv[1]), ai_processes=False))
+with TestClient(app) as client:
+    for _ in range(int(sys.argv[2])):
+        client.get("/api/games/none")
+    if sys.argv[3] == "scrape":
+        print(client.get("/metrics").text)
+"""
+
+
+def test_worker_processes_add_up_in_multiprocess_mode(tmp_path: Path) -> None:
+    """With PROMETHEUS_MULTIPROC_DIR set, any process's /metrics shows every process's counts,
+    as with ``--workers N`` behind one port."""
+    shared = tmp_path / "prometheus"
+    shared.mkdir()
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(shared)}
+    db = str(tmp_path / "games.sqlite3")
+
+    def worker(requests: int, scrape: bool) -> str:
+        done = subprocess.run([sys.executable, "-c", _WORKER, db, str(requests),
+                               "scrape" if scrape else "-"],
+                              env=env, capture_output=True, text=True, timeout=120, check=True)
+        return done.stdout
+
+    worker(3, scrape=False)
+    text = worker(4, scrape=True)
+    counts = _samples(text, "scopone_http_requests_total")
+    assert counts[("GET", "/api/games/{game_id}", "404")] == 7  # 3 from one process, 4 from this
+    assert len(list(shared.glob("*.db"))) >= 2  # one file per process
+    assert not re.search(r'route="/api/games/none"', text)
