@@ -16,6 +16,18 @@ from .search import SearchLimits, search
 TIEBREAK = 0.25
 
 
+def deal_sampler(view: SeatView, card_reading: bool = True) -> Callable[[random.Random], Round]:
+    """How Hard imagines the unseen cards from this view: at random, but giving no seat a rank
+    it has shown it lacks (``inference``). Only the view goes in: nothing hidden can."""
+    voids = rank_voids(view) if card_reading else (0, 0, 0, 0)
+    if not any(voids):
+        return view.sample_round
+
+    def sample(g: random.Random) -> Round:
+        return sample_with_voids(view, voids, g)
+    return sample
+
+
 class HardPlayer:
     """Determinized Monte Carlo search from the seat's view, for its pair's points.
 
@@ -48,12 +60,8 @@ class HardPlayer:
         if len(moves) == 1:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
-        voids = rank_voids(view) if self.card_reading else (0, 0, 0, 0)
-        sample: Callable[[random.Random], Round] = view.sample_round
-        if any(voids):
-            def sample(g: random.Random) -> Round:
-                return sample_with_voids(view, voids, g)
-        result = search(sample, moves, view.seat % 2, rng, self.limits)
+        result = search(deal_sampler(view, self.card_reading), moves, view.seat % 2, rng,
+                        self.limits)
         self.last_samples = result.samples
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
         return Move.from_masks(*moves[result.best_index(bias)])

@@ -36,6 +36,9 @@ class SearchLimits:
     iterations: int | None = None
     exact_plays: int = EXACT_PLAYS
     epsilon: float = 0.0
+    #: Drop moves that trail far behind (playing to win); off when every move must be judged
+    #: on every deal (the coach's review and hint).
+    prune: bool = True
 
 
 #: Every this many deals, moves whose average trails the best by more than PRUNE_MARGIN points
@@ -82,8 +85,12 @@ def evaluate_deal(r: Round, moves: list[tuple[int, int]], pair: int, rng: random
 
 
 def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]], pair: int,
-           rng: random.Random, limits: SearchLimits) -> SearchResult:
-    """Average every move's margin over imagined deals drawn by ``sample`` until ``limits``."""
+           rng: random.Random, limits: SearchLimits,
+           on_deal: Callable[[list[float]], object] | None = None) -> SearchResult:
+    """Average every move's margin over imagined deals drawn by ``sample`` until ``limits``.
+
+    ``on_deal`` sees each deal's margins (one per move still played out, in order) when the
+    caller needs more than averages."""
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
     result = SearchResult(moves, totals, counts, 0)
@@ -99,8 +106,10 @@ def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]
         for i, v in zip(active, values, strict=True):
             totals[i] += v
             counts[i] += 1
+        if on_deal is not None:
+            on_deal(values)
         result.samples += 1
-        if result.samples % PRUNE_EVERY == 0 and len(active) > 2:
+        if limits.prune and result.samples % PRUNE_EVERY == 0 and len(active) > 2:
             best = max(totals[i] for i in active) / result.samples
             active = [i for i in active if totals[i] / result.samples >= best - PRUNE_MARGIN]
         if limits.iterations is not None and result.samples >= limits.iterations:
