@@ -172,6 +172,13 @@ def test_another_process_hears_of_every_committed_change(store_url: str) -> None
             rec.version = v
             assert writer.update(rec, v - 1)
             assert heard.wait_for((rec.id, v)), heard.notes
+        # A refused change (an old version) announces nothing: only the real version 3 comes.
+        rec.version = 9
+        assert not writer.update(rec, 0)
+        rec.version = 3
+        assert writer.update(rec, 2)
+        assert heard.wait_for((rec.id, 3)), heard.notes
+        assert (rec.id, 9) not in heard.notes
     finally:
         writer.close()
         reader.close()

@@ -142,17 +142,19 @@ class PostgresStore:
         return None if row is None else int(row[0])
 
     def update(self, rec: GameRecord, expected_version: int) -> bool:
-        with self._pool.connection() as conn, conn.transaction():
+        # One statement, so one round trip in autocommit (not BEGIN, UPDATE, NOTIFY, COMMIT):
+        # the notice goes out at its commit, with the change it announces, and only if the
+        # version matched.
+        with self._pool.connection() as conn:
             cur = conn.execute(
-                "UPDATE games SET version = %s, level = %s, state = %s, meta = %s, code = %s,"
-                " finished = %s, updated = %s WHERE id = %s AND version = %s",
+                "WITH changed AS (UPDATE games SET version = %s, level = %s, state = %s,"
+                " meta = %s, code = %s, finished = %s, updated = %s"
+                " WHERE id = %s AND version = %s RETURNING id)"
+                " SELECT pg_notify(%s, %s) FROM changed",
                 (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
-                 rec.finished, rec.updated, rec.id, expected_version))
-            if cur.rowcount != 1:
-                return False
-            # Sent at commit, together with the change it announces.
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{rec.id}:{rec.version}"))
-            return True
+                 rec.finished, rec.updated, rec.id, expected_version,
+                 CHANNEL, f"{rec.id}:{rec.version}"))
+            return cur.rowcount == 1
 
     def remove_old(self, finished_before: float, idle_before: float) -> int:
         with self._pool.connection() as conn:
