@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
+
+
+def _share_metrics() -> None:
+    """Several workers behind one port: each writes its request metrics to one shared folder so
+    that ``/metrics``, whichever worker answers it, adds up all of them. An operator's own
+    ``PROMETHEUS_MULTIPROC_DIR`` is used as given; otherwise a fresh folder, removed at exit."""
+    from .web.metrics import MULTIPROC_ENV
+
+    if os.environ.get(MULTIPROC_ENV):
+        return
+    folder = tempfile.mkdtemp(prefix="scopone-metrics-")
+    os.environ[MULTIPROC_ENV] = folder
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{settings.workers} process{'es' if settings.workers > 1 else ''})", flush=True)
     # Every worker builds its app from the environment, so the settings travel through it.
     os.environ.update(settings.to_env())
+    if settings.workers > 1:
+        _share_metrics()
     uvicorn.run("scopone.web.app:app_from_env", factory=True, host=settings.host,
                 port=settings.port, workers=settings.workers if settings.workers > 1 else None,
                 log_level="warning", access_log=False)

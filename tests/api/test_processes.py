@@ -164,6 +164,12 @@ def test_two_workers_on_one_sqlite_file(tmp_path: Path, servers: list[Server]) -
     codes = _race([s.base] * 8, f"/api/games/{gid}/moves", move)
     assert codes == [200] + [409] * 7
     assert s.http.get(f"/api/games/{gid}").json()["version"] == game["version"] + 1
+    # Whichever worker answers /metrics counts both workers' requests: all seven refused moves
+    # (the kernel spread them over the two; one worker alone would count only its own).
+    refused = [line for line in s.http.get("/metrics").text.splitlines()
+               if line.startswith("scopone_http_requests_total{")
+               and 'route="/api/games/{game_id}/moves"' in line and 'status="409"' in line]
+    assert len(refused) == 1 and float(refused[0].rsplit(" ", 1)[1]) == 7, refused
     # A worker killed mid-game: the other (and the one that replaces it) carry on.
     workers = _worker_pids(s.proc.pid)
     assert len(workers) == 2, workers
