@@ -1,7 +1,7 @@
 """Load figures: latency of ``moves`` and ``advance`` with many games at once, against real
 server processes on 127.0.0.1.
 
-    python -m scopone.web.loadbench --pace human --games 1000 [--workers 2]
+    python -m scopone.web.loadbench --pace human --games 500,1000,1500 [--workers 2]
                                     [--database-url postgresql://...] [--seconds 30]
     python -m scopone.web.loadbench --pace flat --games 20       # as fast as answers come
 
@@ -198,20 +198,12 @@ def _wait_up(host: str, port: int, proc: subprocess.Popen[bytes]) -> None:
     raise SystemExit("server did not come up")
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m scopone.web.loadbench", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=20, help="games played at once (default 20)")
-    p.add_argument("--pace", choices=("human", "flat"), default="human",
-                   help="human: people's pauses between requests; flat: none (default human)")
-    p.add_argument("--level", default="normal", help="level of those games (default normal)")
-    p.add_argument("--seconds", type=float, default=30.0, help="measured time (default 30)")
-    p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
-    p.add_argument("--database-url", default="", help="postgresql://... (default: SQLite)")
-    p.add_argument("--port", type=int, default=8190)
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args(argv)
+#: What "holds" means for the summary line: request p95 under this many milliseconds.
+HOLD_P95_MS = 50.0
 
+
+def _measure(args: argparse.Namespace, games: int) -> float:
+    """One run with a fresh server: prints its figures, returns the p95 of all requests (ms)."""
     host = "127.0.0.1"
     with tempfile.TemporaryDirectory(prefix="scopone-bench-") as tmp:
         cmd = [sys.executable, "-m", "scopone", "serve", "--port", str(args.port),
@@ -225,24 +217,26 @@ def main(argv: list[str] | None = None) -> int:
             pids = _server_pids(proc.pid) if args.workers > 1 else [proc.pid]
             store = "PostgreSQL" if args.database_url else "SQLite"
             print(f"server: {args.workers} process(es) on {store}, {os.cpu_count()} CPUs; "
-                  f"{args.games} {args.level} games, pace {args.pace}, {args.seconds:.0f} s "
-                  "measured (load generator on the same machine)")
+                  f"{games} {args.level} games, pace {args.pace}, {args.seconds:.0f} s "
+                  f"measured (load generator on the same machine; load average "
+                  f"{os.getloadavg()[0]:.2f} before)")
             timings, elapsed, server_cpu, client_cpu = asyncio.run(_run(
-                host, args.port, args.games, args.level, args.pace, args.seconds, args.seed,
-                pids))
+                host, args.port, games, args.level, args.pace, args.seconds, args.seed, pids))
             print(f"{'endpoint':<12}{'n':>7} {'median':>8} {'p95':>8} {'max':>8}  (ms)")
             for kind in ("moves", "advance", "next-round", "create"):
                 if timings.get(kind):
                     print(f"{kind:<12}{len(timings[kind]):>7} {_stats(timings[kind])}")
-            every = [x for k in ("moves", "advance", "next-round", "create")
-                     for x in timings.get(k, [])]
+            every = sorted(x for k in ("moves", "advance", "next-round", "create")
+                           for x in timings.get(k, []))
             total = len(every)
             print(f"{'all':<12}{total:>7} {_stats(every)}")
             errors = len(timings.get("errors", []))
             print(f"throughput  {total / elapsed:7.1f} req/s; errors {errors}")
-            if total:
-                print(f"cpu/request server {server_cpu / total * 1000:.2f} ms, "
-                      f"load generator {client_cpu / total * 1000:.2f} ms")
+            if not total:
+                return float("inf")
+            print(f"cpu/request server {server_cpu / total * 1000:.2f} ms, "
+                  f"load generator {client_cpu / total * 1000:.2f} ms", flush=True)
+            return every[min(total - 1, int(0.95 * total))] * 1000
         finally:
             proc.terminate()
             try:
@@ -250,6 +244,37 @@ def main(argv: list[str] | None = None) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scopone.web.loadbench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", default="20",
+                   help="games played at once (default 20); a list such as 500,1000,1500 runs "
+                        "each in turn and names the largest that held")
+    p.add_argument("--pace", choices=("human", "flat"), default="human",
+                   help="human: people's pauses between requests; flat: none (default human)")
+    p.add_argument("--level", default="normal", help="level of those games (default normal)")
+    p.add_argument("--seconds", type=float, default=30.0, help="measured time (default 30)")
+    p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    p.add_argument("--database-url", default="", help="postgresql://... (default: SQLite)")
+    p.add_argument("--port", type=int, default=8190)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    try:
+        counts = [int(n) for n in args.games.split(",")]
+    except ValueError:
+        p.error(f"--games: whole numbers separated by commas, not {args.games!r}")
+    held = []
+    for games in counts:
+        p95 = _measure(args, games)
+        if p95 < HOLD_P95_MS:
+            held.append(games)
+        print()
+    if len(counts) > 1:
+        best = max(held) if held else None
+        print(f"largest number of games with request p95 < {HOLD_P95_MS:.0f} ms: "
+              f"{best if best is not None else 'none of ' + args.games}")
     return 0
 
 
