@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
-from .inference import rank_voids, sample_with_voids
+from .inference import rank_voids, card_weights, sample_weighted, sample_with_voids
 from .normal import move_score
 from .search import SearchLimits, search
 
@@ -16,10 +16,30 @@ from .search import SearchLimits, search
 TIEBREAK = 0.25
 
 
-def deal_sampler(view: SeatView, card_reading: bool = True) -> Callable[[random.Random], Round]:
-    """How Hard imagines the unseen cards from this view: at random, but giving no seat a rank
-    it has shown it lacks (``inference``). Only the view goes in: nothing hidden can."""
-    voids = rank_voids(view) if card_reading else (0, 0, 0, 0)
+#: How Hard reads the table: ``off`` deals the unseen cards uniformly at random, ``voids`` only
+#: keeps ranks a seat has shown it lacks (a missed sweep, a spared settebello), ``plays`` also
+#: weighs every rank by the captures each seat passed up (``inference.card_weights``).
+READINGS = ("off", "voids", "plays")
+READING = "plays"
+
+
+def deal_sampler(view: SeatView, reading: str | bool = READING
+                 ) -> Callable[[random.Random], Round]:
+    """How Hard imagines the unseen cards from this view (``READINGS``; True and False are
+    ``voids`` and ``off``). Only the view goes in: nothing hidden can."""
+    if isinstance(reading, bool):
+        reading = "voids" if reading else "off"
+    if reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r}; expected one of {READINGS}")
+    if reading == "off":
+        return view.sample_round
+    voids = rank_voids(view)
+    if reading == "plays":
+        weights = card_weights(view)
+        if any(w != 1.0 for ws in weights for w in ws):
+            def weighted(g: random.Random) -> Round:
+                return sample_weighted(view, voids, weights, g)
+            return weighted
     if not any(voids):
         return view.sample_round
 
@@ -44,7 +64,7 @@ class HardPlayer:
 
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
-                 card_reading: bool = True) -> None:
+                 reading: str = READING) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
@@ -52,7 +72,9 @@ class HardPlayer:
                                   iterations=iterations)
         self.limits = limits
         self.tiebreak = tiebreak
-        self.card_reading = card_reading
+        if reading not in READINGS:
+            raise ValueError(f"unknown reading {reading!r}; expected one of {READINGS}")
+        self.reading = reading
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -60,7 +82,7 @@ class HardPlayer:
         if len(moves) == 1:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
-        result = search(deal_sampler(view, self.card_reading), moves, view.seat % 2, rng,
+        result = search(deal_sampler(view, self.reading), moves, view.seat % 2, rng,
                         self.limits)
         self.last_samples = result.samples
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
