@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
-from .inference import rank_voids, card_weights, sample_weighted, sample_with_voids
+from .inference import card_weights, rank_voids, sample_with_voids, weighted_sampler
 from .normal import move_score
 from .search import SearchLimits, search
 
@@ -37,9 +37,7 @@ def deal_sampler(view: SeatView, reading: str | bool = READING
     if reading == "plays":
         weights = card_weights(view)
         if any(w != 1.0 for ws in weights for w in ws):
-            def weighted(g: random.Random) -> Round:
-                return sample_weighted(view, voids, weights, g)
-            return weighted
+            return weighted_sampler(view, voids, weights)
     if not any(voids):
         return view.sample_round
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from ..engine import Round, SeatView
 from ..engine.captures import capture_options
@@ -65,9 +66,10 @@ def rank_voids(view: SeatView) -> tuple[int, int, int, int]:
 
 
 #: How sharply the model player prefers its better moves: the chance it passes a capture worth
-#: d points more than what it played is 1 / (1 + exp(BETA * d)) (d = 1: about 12%; 2 fit the plays of Hard best, 5 those of Normal).
+#: d points more than what it played is 1 / (1 + exp(BETA * d)) (d = 1: about 12%). Fitted on
+#: positions of whole rounds: 2 predicts where Hard's cards are best (3 and 5 fit Normal better).
 BETA = 2.0
-#: The lowest weight one rank keeps in a seat's hand: the model is only a model.
+#: The lowest weight one card keeps in a seat's hand: the model is only a model.
 FLOOR = 0.02
 
 
@@ -145,33 +147,54 @@ def card_weights(view: SeatView, beta: float = BETA) -> list[list[float]]:
     return weights
 
 
-def sample_weighted(view: SeatView, voids: tuple[int, int, int, int],
-                    weights: list[list[float]], rng: random.Random) -> Round:
-    """A deal of the unseen cards that respects ``voids`` where it can and gives each card to
-    a seat in proportion to that seat's room left times its weight for the card."""
+def weighted_sampler(view: SeatView, voids: tuple[int, int, int, int],
+                     weights: list[list[float]]) -> Callable[[random.Random], Round]:
+    """Deals of the unseen cards that respect ``voids`` where they can and give each card to a
+    seat in proportion to that seat's room left times its weight for the card.
+
+    What does not change from deal to deal (who may hold each card, the order cards are
+    placed in: the most constrained first) is worked out once here.
+    """
     others = [s for s in range(4) if s != view.seat]
-    room = {s: view.hand_counts[s] for s in others}
-    cards = list(indices_of(view.unseen_mask))
-    rng.shuffle(cards)
-    allowed = {c: [s for s in others if not voids[s] >> RANK_OF[c] & 1] for c in cards}
-    # The most constrained cards first: fewest seats allowed, then the most uneven weights.
-    cards.sort(key=lambda c: (len(allowed[c]), min(weights[s][c] for s in allowed[c] or others)))
-    hands: dict[int, list[int]] = {s: [] for s in others}
-    for c in cards:
-        seats = [s for s in allowed[c] if room[s]] or [s for s in others if room[s]]
-        if not seats:
-            break
-        shares = [room[s] * weights[s][c] for s in seats]
-        pick = rng.random() * sum(shares)
-        chosen = seats[-1]
-        for s, share in zip(seats, shares, strict=True):
-            pick -= share
-            if pick < 0:
-                chosen = s
-                break
-        hands[chosen].append(c)
-        room[chosen] -= 1
-    return view.determinize([[DECK[c] for c in hands.get(s, [])] for s in range(4)], check=False)
+    counts = view.hand_counts
+    # Per card: the seats allowed to hold it with their weights, or every seat if none is.
+    plan: list[tuple[int, tuple[tuple[int, float], ...], int]] = []
+    for c in indices_of(view.unseen_mask):
+        allowed = [s for s in others if not voids[s] >> RANK_OF[c] & 1] or others
+        ws = tuple((s, weights[s][c]) for s in allowed)
+        plan.append((c, ws, len(allowed)))
+    plan.sort(key=lambda p: (p[2], min(w for _, w in p[1])))
+    mine = sorted(c.index for c in view.hand)
+
+    def sample(rng: random.Random) -> Round:
+        room = [counts[0], counts[1], counts[2], counts[3]]
+        room[view.seat] = 0
+        hands: list[list[int]] = [[], [], [], []]
+        rand = rng.random
+        for c, ws, _ in plan:
+            total = 0.0
+            for s, w in ws:
+                total += room[s] * w
+            chosen = -1
+            if total > 0.0:
+                pick = rand() * total
+                for s, w in ws:
+                    if room[s]:
+                        chosen = s
+                        pick -= room[s] * w
+                        if pick < 0:
+                            break
+            else:  # the allowed seats are full: any seat with room
+                free = [s for s in others if room[s]]
+                if not free:
+                    break  # more unseen cards than hands to hold them (scripted positions)
+                chosen = free[int(rand() * len(free))]
+            hands[chosen].append(c)
+            room[chosen] -= 1
+        hands[view.seat] = mine
+        return view._round_from_indices(hands)
+
+    return sample
 
 
 def sample_with_voids(view: SeatView, voids: tuple[int, int, int, int],
@@ -204,4 +227,4 @@ def sample_with_voids(view: SeatView, voids: tuple[int, int, int, int],
     return view.determinize([[DECK[c] for c in hands.get(s, [])] for s in range(4)], check=False)
 
 
-__all__ = ["BETA", "rank_voids", "card_weights", "sample_weighted", "sample_with_voids"]
+__all__ = ["BETA", "card_weights", "rank_voids", "sample_with_voids", "weighted_sampler"]
