@@ -77,9 +77,11 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
+        if key in ("reading", "stop") and name != "hard":
+            raise ValueError(f"{key} is for hard only")
         if key == "reading":
-            if name != "hard" or value not in READINGS:
-                raise ValueError(f"reading is for hard, one of {', '.join(READINGS)}")
+            if value not in READINGS:
+                raise ValueError(f"reading is one of {', '.join(READINGS)}, not {value!r}")
         else:
             try:
                 number = float(value)
@@ -93,8 +95,10 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 
 #: Settings the arena may vary for hard and cheat (evaluation only): seconds a move, imagined
 #: deals a move, plays left solved exactly, Normal's weight in near-ties, share of random moves
-#: in playouts, and (hard only) how the table is read (``hard.READINGS``).
-SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading")
+#: in playouts, and (hard only) how the table is read (``hard.READINGS``) and whether to stop
+#: early when one move is clearly best (stop=1; by default on with a budget, off with
+#: iterations).
+SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -120,7 +124,9 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     tiebreak = float(opts.get("tiebreak", TIEBREAK))
     if name == "cheat":
         return CheatPlayer(limits, tiebreak)
-    return HardPlayer(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING))
+    stop = opts.get("stop")
+    return HardPlayer(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
+                      early_stop=None if stop is None else bool(float(stop)))
 
 
 @dataclass(slots=True)

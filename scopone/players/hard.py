@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
@@ -62,12 +63,18 @@ class HardPlayer:
 
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
-                 reading: str = READING) -> None:
+                 reading: str = READING, early_stop: bool | None = None) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
             limits = SearchLimits(seconds=None if iterations is not None else time_budget,
                                   iterations=iterations)
+        if early_stop is None:
+            # With a time budget the time saved is the service's; a fixed count of deals is
+            # for measuring, so it stays exact unless asked.
+            early_stop = limits.seconds is not None
+        if early_stop != limits.early_stop:
+            limits = dataclasses.replace(limits, early_stop=early_stop)
         self.limits = limits
         self.tiebreak = tiebreak
         if reading not in READINGS:
@@ -80,8 +87,8 @@ class HardPlayer:
         if len(moves) == 1:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
-        result = search(deal_sampler(view, self.reading), moves, view.seat % 2, rng,
-                        self.limits)
-        self.last_samples = result.samples
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
+        result = search(deal_sampler(view, self.reading), moves, view.seat % 2, rng,
+                        self.limits, bias=bias)
+        self.last_samples = result.samples
         return Move.from_masks(*moves[result.best_index(bias)])
