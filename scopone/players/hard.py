@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
-from .inference import card_weights, rank_voids, sample_with_voids, weighted_sampler
+from .inference import BETA, card_weights, rank_voids, sample_with_voids, weighted_sampler
 from .normal import move_score
 from .search import SearchLimits, search
 
@@ -24,7 +24,7 @@ READINGS = ("off", "voids", "plays")
 READING = "plays"
 
 
-def deal_sampler(view: SeatView, reading: str | bool = READING
+def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BETA
                  ) -> Callable[[random.Random], Round]:
     """How Hard imagines the unseen cards from this view (``READINGS``; True and False are
     ``voids`` and ``off``). Only the view goes in: nothing hidden can."""
@@ -36,7 +36,7 @@ def deal_sampler(view: SeatView, reading: str | bool = READING
         return view.sample_round
     voids = rank_voids(view)
     if reading == "plays":
-        weights = card_weights(view)
+        weights = card_weights(view, beta)
         if any(w != 1.0 for ws in weights for w in ws):
             return weighted_sampler(view, voids, weights)
     if not any(voids):
@@ -63,7 +63,8 @@ class HardPlayer:
 
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
-                 reading: str = READING, early_stop: bool | None = None) -> None:
+                 reading: str = READING, early_stop: bool | None = None,
+                 beta: float = BETA) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
@@ -80,6 +81,7 @@ class HardPlayer:
         if reading not in READINGS:
             raise ValueError(f"unknown reading {reading!r}; expected one of {READINGS}")
         self.reading = reading
+        self.beta = beta
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -88,7 +90,7 @@ class HardPlayer:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
-        result = search(deal_sampler(view, self.reading), moves, view.seat % 2, rng,
+        result = search(deal_sampler(view, self.reading, self.beta), moves, view.seat % 2, rng,
                         self.limits, bias=bias)
         self.last_samples = result.samples
         return Move.from_masks(*moves[result.best_index(bias)])
