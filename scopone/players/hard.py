@@ -50,13 +50,15 @@ def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BE
 class HardPlayer:
     """Determinized Monte Carlo search from the seat's view, for its pair's points.
 
-    Imagined deals give the unseen cards to the other seats at random, except that a seat which
-    showed it holds no card of a rank (``inference``) is dealt none when the counts allow. Each
-    legal move is played out in every deal by the greedy policy, or solved exactly near the end;
-    the best average margin for the pair wins, Normal's judgement breaking near-ties.
+    Imagined deals give the unseen cards to the other seats as the table reads (``READINGS``):
+    no card of a rank a seat has shown it lacks, and each card less often to a seat that passed
+    up the capture it offered. Each legal move is played out in every deal by the greedy policy,
+    or solved exactly near the end; the best average margin for the pair wins, Normal's
+    judgement breaking near-ties.
 
-    Anytime: stops at ``time_budget`` seconds a move, or after ``iterations`` imagined deals
-    when that is given (deterministic for a seed; tests and the arena use it).
+    Anytime: stops at ``time_budget`` seconds a move (sooner once one move is clearly best), or
+    after ``iterations`` imagined deals when that is given (deterministic for a seed; tests and
+    the arena use it).
     """
 
     level = "hard"
