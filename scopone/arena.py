@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
-from .players.hard import TIEBREAK, HardPlayer
+from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
 from .players.normal import move_score
 from .players.search import EXACT_PLAYS, SearchLimits, search
 
@@ -60,49 +60,74 @@ class Settings:
     rules: Rules = field(default_factory=Rules)
 
 
-def parse_level(text: str) -> tuple[str, dict[str, float]]:
-    """A level name with optional search settings for tuning, e.g. ``hard:exact=8,tiebreak=0``.
+def parse_level(text: str) -> tuple[str, dict[str, str]]:
+    """A level name with optional settings for hard and cheat, e.g. ``hard:reading=off``,
+    ``hard:budget=0.25`` or ``hard:iterations=100,exact=10``. Settings given here win over
+    ``--budget`` and ``--iterations`` for this side only.
 
-    >>> parse_level("hard:exact=8,tiebreak=0.1")
-    ('hard', {'exact': 8.0, 'tiebreak': 0.1})
+    >>> parse_level("hard:exact=8,tiebreak=0.1,reading=voids")
+    ('hard', {'exact': '8', 'tiebreak': '0.1', 'reading': 'voids'})
     """
     name, _, opts = text.partition(":")
     if name not in ARENA_LEVELS:
         raise ValueError(f"unknown level {name!r}; expected one of {ARENA_LEVELS}")
-    options: dict[str, float] = {}
+    options: dict[str, str] = {}
     for item in filter(None, opts.split(",")):
         key, _, value = item.partition("=")
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
-        options[key] = float(value)
+        if key in ("reading", "stop", "beta") and name != "hard":
+            raise ValueError(f"{key} is for hard only")
+        if key == "reading":
+            if value not in READINGS:
+                raise ValueError(f"reading is one of {', '.join(READINGS)}, not {value!r}")
+        else:
+            try:
+                number = float(value)
+            except ValueError:
+                raise ValueError(f"{key} takes a number, not {value!r}") from None
+            if key in ("budget", "iterations") and number <= 0:
+                raise ValueError(f"{key} must be positive, not {value!r}")
+        options[key] = value
     return name, options
 
 
-#: Search settings the arena may vary for hard and cheat (evaluation only).
-SEARCH_OPTIONS = ("exact", "tiebreak", "epsilon", "reading")
+#: Settings the arena may vary for hard and cheat (evaluation only): seconds a move, imagined
+#: deals a move, plays left solved exactly, Normal's weight in near-ties, share of random moves
+#: in playouts, and (hard only) how the table is read (``hard.READINGS``) and whether to stop
+#: early when one move is clearly best (stop=1; by default on with a budget, off with
+#: iterations), and how sharply it reads the plays (beta, ``inference.BETA``).
+SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
     """A player of ``level`` (a name, perhaps with search options) as the arena's settings say."""
     name, opts = parse_level(level)
-    budget = settings.budget if settings.budget is not None else 1.0
     if name in ("easy", "normal"):
         return make_player(name)
+    budget = settings.budget if settings.budget is not None else 1.0
+    iterations = settings.iterations
+    if "budget" in opts:
+        budget, iterations = float(opts["budget"]), None
+    if "iterations" in opts:
+        iterations = int(float(opts["iterations"]))
     limits = SearchLimits(
-        seconds=None if settings.iterations else budget,
-        iterations=settings.iterations,
-        exact_plays=int(opts.get("exact", EXACT_PLAYS)),
+        seconds=None if iterations else budget,
+        iterations=iterations,
+        exact_plays=int(float(opts.get("exact", EXACT_PLAYS))),
         # The cheat's one true deal needs varied playouts to use its budget: a tenth random
         # moves (hard vs cheat, 0.8 s, 20 deals: -2.00 ± 0.81, against +0.12 ± 0.58 with one
         # greedy playout a move).
-        epsilon=opts.get("epsilon", CHEAT_EPSILON if name == "cheat" else 0.0),
+        epsilon=float(opts.get("epsilon", CHEAT_EPSILON if name == "cheat" else 0.0)),
     )
-    tiebreak = opts.get("tiebreak", TIEBREAK)
+    tiebreak = float(opts.get("tiebreak", TIEBREAK))
     if name == "cheat":
         return CheatPlayer(limits, tiebreak)
-    return HardPlayer(limits=limits, tiebreak=tiebreak,
-                      card_reading=bool(opts.get("reading", 1.0)))
+    stop = opts.get("stop")
+    return HardPlayer(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
+                      early_stop=None if stop is None else bool(float(stop)),
+                      beta=float(opts.get("beta", BETA)))
 
 
 @dataclass(slots=True)
@@ -203,16 +228,22 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 
 
 def time_summary(samples: Sequence[float]) -> str:
-    """Median, 95th percentile and maximum of think times, in milliseconds."""
+    """Mean (the CPU a move costs), median, 95th percentile and maximum of think times, in
+    milliseconds."""
     s = sorted(samples)
     p95 = s[min(len(s) - 1, math.ceil(0.95 * len(s)) - 1)]
-    return (f"median {1000 * statistics.median(s):.2f} ms, p95 {1000 * p95:.2f} ms, "
+    return (f"mean {1000 * statistics.fmean(s):.2f} ms, median {1000 * statistics.median(s):.2f} "
+            f"ms, p95 {1000 * p95:.2f} ms, "
             f"max {1000 * s[-1]:.2f} ms over {len(s)} moves")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m scopone.arena", description=__doc__)
-    ap.add_argument("level_a", help=f"one of {', '.join(ARENA_LEVELS)}")
+    ap.add_argument("level_a", help=f"one of {', '.join(ARENA_LEVELS)}; hard and cheat take "
+                    f"settings after a colon, comma-separated: {', '.join(SEARCH_OPTIONS)} "
+                    "(e.g. hard:reading=off, hard:budget=0.25, hard:iterations=100; reading is "
+                    f"one of {', '.join(READINGS)}, default {READING}); they win over --budget "
+                    "and --iterations for that side")
     ap.add_argument("level_b", help="the same")
     ap.add_argument("--deals", type=int, default=100, help="duplicate deals (or matches)")
     ap.add_argument("--seed", type=int, default=1)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
-from .inference import rank_voids, sample_with_voids
+from .inference import BETA, card_weights, rank_voids, sample_with_voids, weighted_sampler
 from .normal import move_score
 from .search import SearchLimits, search
 
@@ -16,10 +17,28 @@ from .search import SearchLimits, search
 TIEBREAK = 0.25
 
 
-def deal_sampler(view: SeatView, card_reading: bool = True) -> Callable[[random.Random], Round]:
-    """How Hard imagines the unseen cards from this view: at random, but giving no seat a rank
-    it has shown it lacks (``inference``). Only the view goes in: nothing hidden can."""
-    voids = rank_voids(view) if card_reading else (0, 0, 0, 0)
+#: How Hard reads the table: ``off`` deals the unseen cards uniformly at random, ``voids`` only
+#: keeps ranks a seat has shown it lacks (a missed sweep, a spared settebello), ``plays`` also
+#: weighs every rank by the captures each seat passed up (``inference.card_weights``).
+READINGS = ("off", "voids", "plays")
+READING = "plays"
+
+
+def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BETA
+                 ) -> Callable[[random.Random], Round]:
+    """How Hard imagines the unseen cards from this view (``READINGS``; True and False are
+    ``voids`` and ``off``). Only the view goes in: nothing hidden can."""
+    if isinstance(reading, bool):
+        reading = "voids" if reading else "off"
+    if reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r}; expected one of {READINGS}")
+    if reading == "off":
+        return view.sample_round
+    voids = rank_voids(view)
+    if reading == "plays":
+        weights = card_weights(view, beta)
+        if any(w != 1.0 for ws in weights for w in ws):
+            return weighted_sampler(view, voids, weights)
     if not any(voids):
         return view.sample_round
 
@@ -31,28 +50,40 @@ def deal_sampler(view: SeatView, card_reading: bool = True) -> Callable[[random.
 class HardPlayer:
     """Determinized Monte Carlo search from the seat's view, for its pair's points.
 
-    Imagined deals give the unseen cards to the other seats at random, except that a seat which
-    showed it holds no card of a rank (``inference``) is dealt none when the counts allow. Each
-    legal move is played out in every deal by the greedy policy, or solved exactly near the end;
-    the best average margin for the pair wins, Normal's judgement breaking near-ties.
+    Imagined deals give the unseen cards to the other seats as the table reads (``READINGS``):
+    no card of a rank a seat has shown it lacks, and each card less often to a seat that passed
+    up the capture it offered. Each legal move is played out in every deal by the greedy policy,
+    or solved exactly near the end; the best average margin for the pair wins, Normal's
+    judgement breaking near-ties.
 
-    Anytime: stops at ``time_budget`` seconds a move, or after ``iterations`` imagined deals
-    when that is given (deterministic for a seed; tests and the arena use it).
+    Anytime: stops at ``time_budget`` seconds a move (sooner once one move is clearly best), or
+    after ``iterations`` imagined deals when that is given (deterministic for a seed; tests and
+    the arena use it).
     """
 
     level = "hard"
 
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
-                 card_reading: bool = True) -> None:
+                 reading: str = READING, early_stop: bool | None = None,
+                 beta: float = BETA) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
             limits = SearchLimits(seconds=None if iterations is not None else time_budget,
                                   iterations=iterations)
+        if early_stop is None:
+            # With a time budget the time saved is the service's; a fixed count of deals is
+            # for measuring, so it stays exact unless asked.
+            early_stop = limits.seconds is not None
+        if early_stop != limits.early_stop:
+            limits = dataclasses.replace(limits, early_stop=early_stop)
         self.limits = limits
         self.tiebreak = tiebreak
-        self.card_reading = card_reading
+        if reading not in READINGS:
+            raise ValueError(f"unknown reading {reading!r}; expected one of {READINGS}")
+        self.reading = reading
+        self.beta = beta
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -60,8 +91,8 @@ class HardPlayer:
         if len(moves) == 1:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
-        result = search(deal_sampler(view, self.card_reading), moves, view.seat % 2, rng,
-                        self.limits)
-        self.last_samples = result.samples
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
+        result = search(deal_sampler(view, self.reading, self.beta), moves, view.seat % 2, rng,
+                        self.limits, bias=bias)
+        self.last_samples = result.samples
         return Move.from_masks(*moves[result.best_index(bias)])

@@ -39,12 +39,21 @@ class SearchLimits:
     #: Drop moves that trail far behind (playing to win); off when every move must be judged
     #: on every deal (the coach's review and hint).
     prune: bool = True
+    #: Stop before the limits once one move is clearly best (``CLEAR_Z``): the time saved is
+    #: the service's. Off for the coach, whose every margin is read.
+    early_stop: bool = False
 
 
 #: Every this many deals, moves whose average trails the best by more than PRUNE_MARGIN points
 #: stop being played out, so the time goes to the moves still in contention.
 PRUNE_EVERY = 16
 PRUNE_MARGIN = 1.0
+#: Early stop: the leader's lead over every other move still played out, on the same deals,
+#: must exceed CLEAR_Z standard errors of that paired difference at CLEAR_CHECKS checks in a
+#: row (a check every PRUNE_EVERY deals, from CLEAR_MIN deals on).
+CLEAR_Z = 2.0
+CLEAR_CHECKS = 3
+CLEAR_MIN = 32
 
 
 @dataclass(slots=True)
@@ -84,19 +93,43 @@ def evaluate_deal(r: Round, moves: list[tuple[int, int]], pair: int, rng: random
     return out
 
 
+def _clear_leader(per_deal: list[list[float]], active: list[int], bias: list[float] | None
+                  ) -> bool:
+    # Whether the best move (by mean plus bias) leads every other active move by CLEAR_Z
+    # standard errors of their paired per-deal difference.
+    n = len(per_deal[active[0]])
+    keys = {i: sum(per_deal[i]) / n + (bias[i] if bias else 0.0) for i in active}
+    lead = max(active, key=keys.__getitem__)
+    lv = per_deal[lead]
+    for j in active:
+        if j == lead:
+            continue
+        diffs = [a - b for a, b in zip(lv, per_deal[j], strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        gap = keys[lead] - keys[j]
+        if gap <= 0.0 or gap * gap * n <= CLEAR_Z * CLEAR_Z * var:
+            return False
+    return True
+
+
 def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]], pair: int,
            rng: random.Random, limits: SearchLimits,
-           on_deal: Callable[[list[float]], object] | None = None) -> SearchResult:
+           on_deal: Callable[[list[float]], object] | None = None,
+           bias: list[float] | None = None) -> SearchResult:
     """Average every move's margin over imagined deals drawn by ``sample`` until ``limits``.
 
     ``on_deal`` sees each deal's margins (one per move still played out, in order) when the
-    caller needs more than averages."""
+    caller needs more than averages. ``bias`` is the tiebreak the caller will add to the means
+    (for ``limits.early_stop``)."""
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
     result = SearchResult(moves, totals, counts, 0)
     if len(moves) <= 1:
         return result
     active = list(range(len(moves)))
+    per_deal: list[list[float]] = [[] for _ in moves] if limits.early_stop else []
+    clear_checks = 0
     started = time.perf_counter()
     # Aim a little short of the budget: the move's own overhead and a busy machine come on top.
     deadline = None if limits.seconds is None else started + SAFETY * limits.seconds
@@ -106,12 +139,18 @@ def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]
         for i, v in zip(active, values, strict=True):
             totals[i] += v
             counts[i] += 1
+            if per_deal:
+                per_deal[i].append(v)
         if on_deal is not None:
             on_deal(values)
         result.samples += 1
         if limits.prune and result.samples % PRUNE_EVERY == 0 and len(active) > 2:
             best = max(totals[i] for i in active) / result.samples
             active = [i for i in active if totals[i] / result.samples >= best - PRUNE_MARGIN]
+        if per_deal and result.samples % PRUNE_EVERY == 0 and result.samples >= CLEAR_MIN:
+            clear_checks = clear_checks + 1 if _clear_leader(per_deal, active, bias) else 0
+            if clear_checks >= CLEAR_CHECKS:
+                break
         if limits.iterations is not None and result.samples >= limits.iterations:
             break
         if deadline is not None:

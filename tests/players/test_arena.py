@@ -7,8 +7,9 @@ import random
 import pytest
 
 from scopone import Rules
-from scopone.arena import CheatPlayer, Settings, main, play_deal, run
+from scopone.arena import CheatPlayer, Settings, build, main, parse_level, play_deal, run
 from scopone.bench import playouts_per_second, positions, solver_times, think_times
+from scopone.players.hard import HardPlayer
 from scopone.players.search import SearchLimits
 
 from .helpers import random_positions
@@ -62,3 +63,27 @@ def test_bench_measures_run() -> None:
     assert len(solver_times(2, 8)) == 2
     times, _ = think_times("normal", start, budget=0.01)
     assert len(times) == 3
+
+
+def test_each_side_takes_its_own_settings() -> None:
+    assert parse_level("hard:reading=off,budget=0.25") == (
+        "hard", {"reading": "off", "budget": "0.25"})
+    a = build("hard:budget=0.25", Settings(iterations=50))
+    b = build("hard:iterations=100,reading=voids", Settings(budget=1.0))
+    c = build("hard", Settings(iterations=50))
+    assert isinstance(a, HardPlayer) and isinstance(b, HardPlayer) and isinstance(c, HardPlayer)
+    assert (a.limits.seconds, a.limits.iterations) == (0.25, None)
+    assert (b.limits.seconds, b.limits.iterations, b.reading) == (None, 100, "voids")
+    assert (c.limits.iterations, c.reading) == (50, "plays")
+    for bad in ("hard:reading=maybe", "hard:budget=0", "normal:budget=1", "cheat:reading=off",
+                "hard:iterations=many", "hard:speed=2"):
+        with pytest.raises(ValueError):
+            parse_level(bad)
+
+
+def test_two_versions_of_hard_in_one_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hard:iterations=3", "hard:iterations=2,reading=off", "--deals", "1",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "hard:iterations=3 minus hard:iterations=2,reading=off" in out
+    assert "think time hard:iterations=2,reading=off" in out
