@@ -32,7 +32,7 @@ def _page(request: Request, template: str, lang: str, **context: Any) -> HTMLRes
     t = SITE[lang]
     return _templates(request).TemplateResponse(request, template, {
         "static": STATIC_URL, "api": "/api", "lang": lang, "t": t, "langs": LANGS,
-        "lang_names": LANG_NAMES, "rules_path": RULES_PATH, "theme": THEME_COLOUR,
+        "lang_names": LANG_NAMES, "site_texts": SITE, "rules_path": RULES_PATH, "theme": THEME_COLOUR,
         "card_name": partial(card_name, lang), **context})
 
 
@@ -43,7 +43,7 @@ async def index(request: Request, lang: str | None = None) -> HTMLResponse:
     chosen = lang if lang in LANGS else best_lang(request.headers.get("accept-language"))
     switch = [(code, f"/?lang={code}") for code in LANGS]
     return _page(request, "index.html", chosen, title=SITE[chosen]["game_title"],
-                 description=SITE[chosen]["game_description"], switch=switch)
+                 description=SITE[chosen]["game_description"], switch=switch, current="play")
 
 
 def _rules(lang: str) -> Any:
@@ -53,7 +53,7 @@ def _rules(lang: str) -> Any:
                      description=t["rules_description"], sections=SECTIONS[lang],
                      switch=[(code, RULES_PATH[code]) for code in LANGS],
                      alternates=[(code, RULES_PATH[code]) for code in LANGS],
-                     ex=example(), SUITS="DCSB")
+                     ex=example(), current="rules")
     rules.__name__ = f"rules_{lang}"
     return rules
 

@@ -53,6 +53,7 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "table": "Table", "played": "Card played", "options": "What it may take",
         "pile": "Cards taken by {pair}",
         "best_cards": "Best card of each suit",
+        "score_caption": "The example round's points, category by category",
         "footer": "Scopone Scientifico – a free card game, no sign-up. Made without trackers.",
     },
     "it": {
@@ -83,6 +84,7 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "table": "In tavola", "played": "Carta giocata", "options": "Cosa può prendere",
         "pile": "Carte prese da {pair}",
         "best_cards": "Carta migliore di ogni seme",
+        "score_caption": "I punti della mano d'esempio, voce per voce",
         "footer": "Scopone Scientifico – gioco di carte gratuito, senza registrazione. "
                   "Nessun tracciamento.",
     },
@@ -114,6 +116,7 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "table": "Auf dem Tisch", "played": "Gespielte Karte", "options": "Was sie nehmen darf",
         "pile": "Genommene Karten: {pair}",
         "best_cards": "Beste Karte jeder Farbe",
+        "score_caption": "Die Punkte der Beispielrunde, Wertung für Wertung",
         "footer": "Scopone Scientifico – ein kostenloses Kartenspiel ohne Anmeldung. "
                   "Ohne Tracker.",
     },

@@ -2,10 +2,11 @@
 
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
-import { browserLang, cardList, cardName, seatName, t } from './i18n.js';
+import { LANGS, browserLang, cardList, cardName, seatName, t } from './i18n.js';
 import { flyer, glide, rectOf, scopaBanner, sleep } from './motion.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
 import { current, cycle, pickCard, pickTable } from './select.js';
+import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
 const STORE_PREFS = 'scopone.prefs';
@@ -40,7 +41,8 @@ function loadPrefs() {
   };
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_PREFS) || '{}');
-    return { ...defaults, ...saved };
+    const asked = takeLangFromUrl(LANGS); // a language link of the rule pages
+    return { ...defaults, ...saved, ...(asked ? { lang: asked } : {}) };
   } catch {
     return defaults;
   }
@@ -321,6 +323,11 @@ function onKey(event) {
     summaryAction();
     return;
   }
+  if (key === '?') {
+    // The controls, on the rule page; coming back to "/" resumes the stored game.
+    location.assign(rulesUrl(state.prefs.lang, 'controls'));
+    return;
+  }
   if (key === 'n' || key === 'N') newMatch();
   else if (key === 'l' || key === 'L') cycleLevel();
   else if (key === 'd' || key === 'D') cycleDesign();
@@ -347,6 +354,13 @@ function summaryAction() {
   if (!state.view) return;
   if (state.view.status === 'match_over') newMatch();
   else nextRound();
+}
+
+function setLang(lang) {
+  state.prefs.lang = lang;
+  savePrefs();
+  renderNow();
+  syncSite(lang);
 }
 
 function bind() {
@@ -400,11 +414,11 @@ function bind() {
       savePrefs();
       renderNow();
     }),
-    on($('set-lang'), 'change', (e) => {
-      state.prefs.lang = e.target.value;
-      savePrefs();
-      renderNow();
-    }),
+    on($('set-lang'), 'change', (e) => setLang(e.target.value)),
+    ...[...document.querySelectorAll('.site-nav .langs a')].map((link) => on(link, 'click', (e) => {
+      e.preventDefault(); // the game stays; only its language changes
+      setLang(link.dataset.lang);
+    })),
   ];
   return () => unbind.forEach((off) => off());
 }
@@ -412,4 +426,6 @@ function bind() {
 installSprite();
 bind();
 renderNow();
+syncSite(state.prefs.lang);
+savePrefs();
 resume();

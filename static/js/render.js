@@ -21,7 +21,8 @@ function setHtml(el, html) {
 }
 
 function cardButton(state, code, classes, extra = '') {
-  const name = esc(cardName(state.prefs.lang, code));
+  // The name starts with the rank the card shows, so saying "click 8" finds the eight.
+  const name = esc(`${code.slice(0, -1)} – ${cardName(state.prefs.lang, code)}`);
   return `<button type="button" class="card ${classes}" data-code="${esc(code)}" aria-label="${name}" ${extra}>${cardSvg(code, state.prefs.design, state.prefs.lang)}</button>`;
 }
 

@@ -65,11 +65,11 @@ def test_desktop_screenshots_in_both_designs(open_page: Callable[..., Any]) -> N
 
 
 NAMES = {
-    "it": r"^(Asso|Due|Tre|Quattro|Cinque|Sei|Sette|Fante|Cavallo|Re) di "
+    "it": r"^\d+ – (Asso|Due|Tre|Quattro|Cinque|Sei|Sette|Fante|Cavallo|Re) di "
           r"(Denari|Coppe|Spade|Bastoni)$",
-    "de": r"^(Ass|Zwei|Drei|Vier|Fünf|Sechs|Sieben|Bube|Reiter|König) "
+    "de": r"^\d+ – (Ass|Zwei|Drei|Vier|Fünf|Sechs|Sieben|Bube|Reiter|König) "
           r"(Münzen|Kelche|Schwerter|Stäbe)$",
-    "en": r"^(Ace|Two|Three|Four|Five|Six|Seven|Jack|Knight|King) of "
+    "en": r"^\d+ – (Ace|Two|Three|Four|Five|Six|Seven|Jack|Knight|King) of "
           r"(Coins|Cups|Swords|Clubs)$",
 }
 NEW_MATCH = {"it": "Nuova partita", "de": "Neue Partie", "en": "New match"}
