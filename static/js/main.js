@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
 import { LANGS, browserLang, cardList, cardName, seatName, t } from './i18n.js';
-import { flyer, glide, rectOf, scopaBanner, sleep } from './motion.js';
+import { flyer, glide, rectOf, scopaBanner, send, sleep } from './motion.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
 import { current, cycle, pickCard, pickTable } from './select.js';
 import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
@@ -109,13 +109,7 @@ async function showPlay(before, after) {
     const clones = targets.map((el, i) => (el ? [flyer(play.capture[i], rectOf(el), state.prefs.design, state.prefs.lang), rectOf(el)] : null)).filter(Boolean);
     adopt(after, false);
     const pile = rectOf($(`pile-${play.seat % 2}`).querySelector('.pile-stack'));
-    const moves = [[card, land], ...clones].map(([el, r]) => {
-      el.style.left = `${pile.left}px`;
-      el.style.top = `${pile.top}px`;
-      el.style.width = `${pile.width}px`;
-      el.style.height = `${pile.height}px`;
-      return glide(el, r, pile, pace.sweep, true);
-    });
+    const moves = [[card, land], ...clones].map(([el, r]) => send(el, r, pile, pace.sweep, true));
     await Promise.all(moves);
     card.remove();
     for (const [el] of clones) el.remove();
