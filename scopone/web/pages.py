@@ -32,8 +32,8 @@ def _page(request: Request, template: str, lang: str, **context: Any) -> HTMLRes
     t = SITE[lang]
     return _templates(request).TemplateResponse(request, template, {
         "static": STATIC_URL, "api": "/api", "lang": lang, "t": t, "langs": LANGS,
-        "lang_names": LANG_NAMES, "site_texts": SITE, "rules_path": RULES_PATH, "theme": THEME_COLOUR,
-        "card_name": partial(card_name, lang), **context})
+        "lang_names": LANG_NAMES, "site_texts": SITE, "rules_path": RULES_PATH,
+        "theme": THEME_COLOUR, "card_name": partial(card_name, lang), **context})
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -42,17 +42,23 @@ async def index(request: Request, lang: str | None = None) -> HTMLResponse:
     language (``?lang=`` from a language link, else the browser's) sets the first paint."""
     chosen = lang if lang in LANGS else best_lang(request.headers.get("accept-language"))
     switch = [(code, f"/?lang={code}") for code in LANGS]
+    origin = str(request.base_url).rstrip("/")
     return _page(request, "index.html", chosen, title=SITE[chosen]["game_title"],
-                 description=SITE[chosen]["game_description"], switch=switch, current="play")
+                 description=SITE[chosen]["game_description"], switch=switch, current="play",
+                 alternates=[(code, origin + href) for code, href in switch],
+                 x_default=origin + "/")
 
 
 def _rules(lang: str) -> Any:
     async def rules(request: Request) -> HTMLResponse:
         t = SITE[lang]
+        # Alternates and the canonical address are absolute, as search engines require.
+        origin = str(request.base_url).rstrip("/")
         return _page(request, f"rules/{lang}.html", lang, title=t["rules_title"],
                      description=t["rules_description"], sections=SECTIONS[lang],
                      switch=[(code, RULES_PATH[code]) for code in LANGS],
-                     alternates=[(code, RULES_PATH[code]) for code in LANGS],
+                     alternates=[(code, origin + RULES_PATH[code]) for code in LANGS],
+                     x_default=origin + RULES_PATH["en"], canonical=origin + RULES_PATH[lang],
                      ex=example(), current="rules")
     rules.__name__ = f"rules_{lang}"
     return rules
