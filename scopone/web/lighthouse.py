@@ -83,8 +83,15 @@ def audit(cli: Path, url: str, preset: str, folder: Path) -> dict[str, float]:
            "--disable-full-page-screenshot"]
     if preset == "desktop":
         cmd.append("--preset=desktop")
-    subprocess.run(cmd, check=True, env={**os.environ, "CHROME_PATH": CHROME},
-                   stdout=subprocess.DEVNULL)
+    for attempt in (1, 2, 3):
+        # Lighthouse now and then loses its trace on a busy machine (NO_NAVSTART): run again.
+        done = subprocess.run(cmd, env={**os.environ, "CHROME_PATH": CHROME},
+                              stdout=subprocess.DEVNULL)
+        if done.returncode == 0:
+            break
+        print(f"    {url} {preset}: Lighthouse failed (attempt {attempt})", flush=True)
+    else:
+        raise RuntimeError(f"Lighthouse failed three times on {url} ({preset})")
     report = json.loads(out.read_text(encoding="utf-8"))
     scores = {c: float(report["categories"][c]["score"] or 0.0) for c in CATEGORIES}
     scores["cls"] = float(report["audits"]["cumulative-layout-shift"]["numericValue"])

@@ -45,6 +45,9 @@ class Capture:
 
 @dataclass(frozen=True)
 class Example:
+    """Everything the rule page shows of the example: both piles, the score without and with
+    Napola, and the capture positions."""
+
     pairs: tuple[PairCount, PairCount]
     score: RoundScore
     napola: RoundScore

@@ -421,5 +421,5 @@ installSprite();
 bind();
 renderNow();
 syncSite(state.prefs.lang);
-savePrefs();
+savePrefs(); // keeps a language chosen by a link (`/?lang=de`) for the next visit
 resume();
