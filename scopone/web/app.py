@@ -12,14 +12,13 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from . import errors as e
-from . import openapi, ops
+from . import openapi, ops, pages
 from .metrics import MetricsMiddleware, RequestMetrics
 from .push import Hub
 from .route_table import RouteTable
@@ -30,7 +29,7 @@ from .settings import Settings
 from .store import Store, open_store
 from .thinker import Thinker
 
-STATIC_URL = "/static"
+STATIC_URL = pages.STATIC_URL
 #: Seconds between two sweeps for finished and abandoned games.
 SWEEP_SECONDS = 600.0
 
@@ -99,16 +98,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     routes = RouteTable(app)
     app.include_router(router)
     app.include_router(ops.router)
+    app.include_router(pages.router)  # the HTML: game, rule pages, manifest
     openapi.install(app)
     app.mount(STATIC_URL, StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static")
-    templates = Jinja2Templates(directory=settings.templates_dir)
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index(request: Request) -> HTMLResponse:
-        return templates.TemplateResponse(
-            request, "index.html", {"static": STATIC_URL, "api": "/api"})
-
     @app.exception_handler(e.GameError)
     async def game_error(request: Request, exc: e.GameError) -> JSONResponse:
         body: dict[str, object] = {"detail": exc.detail}

@@ -2,10 +2,11 @@
 
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
-import { browserLang, cardList, cardName, seatName, t } from './i18n.js';
-import { flyer, glide, rectOf, scopaBanner, sleep } from './motion.js';
+import { LANGS, browserLang, cardList, cardName, seatName, t } from './i18n.js';
+import { flyer, glide, rectOf, scopaBanner, send, sleep } from './motion.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
 import { current, cycle, pickCard, pickTable } from './select.js';
+import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
 const STORE_PREFS = 'scopone.prefs';
@@ -40,7 +41,8 @@ function loadPrefs() {
   };
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_PREFS) || '{}');
-    return { ...defaults, ...saved };
+    const asked = takeLangFromUrl(LANGS); // a language link of the rule pages
+    return { ...defaults, ...saved, ...(asked ? { lang: asked } : {}) };
   } catch {
     return defaults;
   }
@@ -107,13 +109,7 @@ async function showPlay(before, after) {
     const clones = targets.map((el, i) => (el ? [flyer(play.capture[i], rectOf(el), state.prefs.design, state.prefs.lang), rectOf(el)] : null)).filter(Boolean);
     adopt(after, false);
     const pile = rectOf($(`pile-${play.seat % 2}`).querySelector('.pile-stack'));
-    const moves = [[card, land], ...clones].map(([el, r]) => {
-      el.style.left = `${pile.left}px`;
-      el.style.top = `${pile.top}px`;
-      el.style.width = `${pile.width}px`;
-      el.style.height = `${pile.height}px`;
-      return glide(el, r, pile, pace.sweep, true);
-    });
+    const moves = [[card, land], ...clones].map(([el, r]) => send(el, r, pile, pace.sweep, true));
     await Promise.all(moves);
     card.remove();
     for (const [el] of clones) el.remove();
@@ -321,6 +317,11 @@ function onKey(event) {
     summaryAction();
     return;
   }
+  if (key === '?') {
+    // The controls, on the rule page; coming back to "/" resumes the stored game.
+    location.assign(rulesUrl(state.prefs.lang, 'controls'));
+    return;
+  }
   if (key === 'n' || key === 'N') newMatch();
   else if (key === 'l' || key === 'L') cycleLevel();
   else if (key === 'd' || key === 'D') cycleDesign();
@@ -347,6 +348,13 @@ function summaryAction() {
   if (!state.view) return;
   if (state.view.status === 'match_over') newMatch();
   else nextRound();
+}
+
+function setLang(lang) {
+  state.prefs.lang = lang;
+  savePrefs();
+  renderNow();
+  syncSite(lang);
 }
 
 function bind() {
@@ -400,11 +408,11 @@ function bind() {
       savePrefs();
       renderNow();
     }),
-    on($('set-lang'), 'change', (e) => {
-      state.prefs.lang = e.target.value;
-      savePrefs();
-      renderNow();
-    }),
+    on($('set-lang'), 'change', (e) => setLang(e.target.value)),
+    ...[...document.querySelectorAll('.site-nav .langs a')].map((link) => on(link, 'click', (e) => {
+      e.preventDefault(); // the game stays; only its language changes
+      setLang(link.dataset.lang);
+    })),
   ];
   return () => unbind.forEach((off) => off());
 }
@@ -412,4 +420,6 @@ function bind() {
 installSprite();
 bind();
 renderNow();
+syncSite(state.prefs.lang);
+savePrefs(); // keeps a language chosen by a link (`/?lang=de`) for the next visit
 resume();

@@ -39,6 +39,18 @@ export function glide(el, from, to, ms, fade = false) {
   return anim.finished.catch(() => undefined);
 }
 
+/** Moves an element that sits on `from` over to `to` (by a transform only: a fixed element
+ *  moved by its left and top would count as a layout shift). */
+export function send(el, from, to, ms, fade = false) {
+  if (!ms || reducedMotion() || !from || !to || !from.width) return Promise.resolve();
+  const move = `translate(${to.left - from.left}px, ${to.top - from.top}px) scale(${to.width / from.width})`;
+  const anim = el.animate(
+    [{ transform: 'none', opacity: 1 }, { transform: move, opacity: fade ? 0.2 : 1 }],
+    { duration: ms, easing: 'ease-in-out', fill: 'forwards' },
+  );
+  return anim.finished.catch(() => undefined);
+}
+
 export function rectOf(el) {
   return el ? el.getBoundingClientRect() : null;
 }

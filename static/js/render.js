@@ -21,8 +21,10 @@ function setHtml(el, html) {
 }
 
 function cardButton(state, code, classes, extra = '') {
-  const name = esc(cardName(state.prefs.lang, code));
-  return `<button type="button" class="card ${classes}" data-code="${esc(code)}" aria-label="${name}" ${extra}>${cardSvg(code, state.prefs.design, state.prefs.lang)}</button>`;
+  // The name is the button's text (no aria-label that the drawn numerals would contradict),
+  // and starts with the rank the card shows, so saying "click 8" finds the eight.
+  const name = esc(`${code.slice(0, -1)} – ${cardName(state.prefs.lang, code)}`);
+  return `<button type="button" class="card ${classes}" data-code="${esc(code)}" ${extra}><span class="card-name visually-hidden">${name}</span>${cardSvg(code, state.prefs.design, state.prefs.lang)}</button>`;
 }
 
 function backs(state, n, cls) {

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE_FILES = [ROOT / "templates" / "index.html", *sorted((ROOT / "static").rglob("*.js")),
-              *sorted((ROOT / "static").rglob("*.css"))]
+PAGE_FILES = [*sorted((ROOT / "templates").rglob("*.html")),
+              *sorted((ROOT / "static").rglob("*.js")), *sorted((ROOT / "static").rglob("*.css"))]
 
 
 def test_the_page_files_exist() -> None:
@@ -22,10 +22,11 @@ def test_no_inline_style_attributes_or_script_bodies() -> None:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"\sstyle\s*=", text), f"{path.name}: a style attribute"
         assert not re.search(r"\son[a-z]+\s*=\s*[\"']", text), f"{path.name}: an inline handler"
-    html = (ROOT / "templates" / "index.html").read_text(encoding="utf-8")
-    for tag in re.findall(r"<script\b[^>]*>(.*?)</script>", html, flags=re.S):
-        assert tag.strip() == "", "an inline script body"
-    assert "<style" not in html
+    for page in (ROOT / "templates").rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<script\b[^>]*>(.*?)</script>", html, flags=re.S):
+            assert tag.strip() == "", f"{page.name}: an inline script body"
+        assert "<style" not in html
 
 
 def test_nothing_is_loaded_from_elsewhere() -> None:
