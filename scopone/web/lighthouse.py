@@ -96,6 +96,7 @@ def audit(cli: Path, url: str, preset: str, folder: Path) -> dict[str, float]:
     scores = {c: float(report["categories"][c]["score"] or 0.0) for c in CATEGORIES}
     scores["cls"] = float(report["audits"]["cumulative-layout-shift"]["numericValue"])
     scores["lcp_ms"] = float(report["audits"]["largest-contentful-paint"]["numericValue"])
+    scores["tbt_ms"] = float(report["audits"]["total-blocking-time"]["numericValue"])
     failing = [a for cat in CATEGORIES if cat != "performance"
                for a in (ref["id"] for ref in report["categories"][cat]["auditRefs"])
                if report["audits"][a].get("score") not in (None, 1)
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         with serve(folder) if args.url is None else _given(args.url) as url:
             print(f"{LIGHTHOUSE}, {args.runs} run(s) each, median; {url}")
             print(f"{'page':8} {'preset':8} " + " ".join(f"{c:>15}" for c in CATEGORIES)
-                  + f" {'CLS':>7} {'LCP ms':>7}")
+                  + f" {'CLS':>7} {'LCP ms':>7} {'TBT ms':>7}")
             ok = True
             for name, path in PAGES:
                 for preset in PRESETS:
@@ -126,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                     ok &= all(med[c] >= TARGETS[c] for c in CATEGORIES)
                     print(f"{name:8} {preset:8} " + " ".join(f"{med[c]:>15.2f}" for c in CATEGORIES)
-                          + f" {med['cls']:>7.3f} {med['lcp_ms']:>7.0f}", flush=True)
+                          + f" {med['cls']:>7.3f} {med['lcp_ms']:>7.0f} {med['tbt_ms']:>7.0f}",
+                          flush=True)
             print("targets met" if ok else "targets NOT met (performance ≥ 0.95, others 1.0)")
     return 0 if ok else 1
 
