@@ -21,6 +21,7 @@ from starlette.responses import Response
 from . import errors as e
 from . import openapi, ops
 from .metrics import MetricsMiddleware, RequestMetrics
+from .pages_tables import page_router
 from .push import Hub
 from .route_table import RouteTable
 from .routes import router
@@ -108,6 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def index(request: Request) -> HTMLResponse:
         return templates.TemplateResponse(
             request, "index.html", {"static": STATIC_URL, "api": "/api"})
+
+    app.include_router(page_router(templates))
 
     @app.exception_handler(e.GameError)
     async def game_error(request: Request, exc: e.GameError) -> JSONResponse:
