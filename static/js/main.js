@@ -2,7 +2,7 @@
 
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
-import { openFriends } from './friends.js';
+import { labelFriends, openFriends } from './friends.js';
 import { bindHands, handKey } from './hands.js';
 import { browserLang } from './i18n.js';
 import { sleep } from './motion.js';
@@ -46,7 +46,10 @@ function savePrefs() {
   localStorage.setItem(STORE_PREFS, JSON.stringify(state.prefs));
 }
 
-const renderNow = () => paint(state);
+const renderNow = () => {
+  paint(state);
+  labelFriends(state.prefs.lang);
+};
 
 // ----- showing a play ----------------------------------------------------------------------
 

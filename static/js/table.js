@@ -8,7 +8,7 @@ import { tt } from './i18n-tables.js';
 import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
-import { place, seatAt, turnGame } from './seats.js';
+import { seatAt, turnGame } from './seats.js';
 import { playText, showPlay } from './show.js';
 import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
 
@@ -496,6 +496,3 @@ const stream = follow(tables.events(code), {
     return false;
   },
 });
-
-// Exposed for the browser tests and for debugging: what the page believes, nothing secret.
-window.scoponeTable = { place, get version() { return state.table ? state.table.version : 0; } };
