@@ -12,8 +12,10 @@ const SILENCE_MS = 40000;
  * `{id, event, data}` (data lines joined by "\n"); comments (": ping") are left out. */
 export function parseEvents(text) {
   const events = [];
-  const blocks = text.replace(/\r\n?/g, '\n').split('\n\n');
-  const rest = blocks.pop();
+  // A "\r" at the very end may be the first half of a "\r\n" still on its way.
+  const held = text.endsWith('\r') ? '\r' : '';
+  const blocks = text.slice(0, text.length - held.length).replace(/\r\n?/g, '\n').split('\n\n');
+  const rest = blocks.pop() + held;
   for (const block of blocks) {
     const ev = { id: null, event: 'message', data: [] };
     for (const line of block.split('\n')) {

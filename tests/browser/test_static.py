@@ -7,14 +7,16 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE_FILES = [ROOT / "templates" / "index.html", *sorted((ROOT / "static").rglob("*.js")),
+TEMPLATES = sorted((ROOT / "templates").glob("*.html"))
+PAGE_FILES = [*TEMPLATES, *sorted((ROOT / "static").rglob("*.js")),
               *sorted((ROOT / "static").rglob("*.css"))]
 
 
 def test_the_page_files_exist() -> None:
     names = {p.name for p in PAGE_FILES}
-    assert {"index.html", "main.js", "render.js", "motion.js", "cards.js", "i18n.js",
-            "select.js", "api.js", "scopone.css"} <= names
+    assert {"index.html", "table.html", "main.js", "table.js", "push.js", "render.js",
+            "motion.js", "cards.js", "i18n.js", "select.js", "api.js", "scopone.css",
+            "tables.css"} <= names
 
 
 def test_no_inline_style_attributes_or_script_bodies() -> None:
@@ -22,10 +24,11 @@ def test_no_inline_style_attributes_or_script_bodies() -> None:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"\sstyle\s*=", text), f"{path.name}: a style attribute"
         assert not re.search(r"\son[a-z]+\s*=\s*[\"']", text), f"{path.name}: an inline handler"
-    html = (ROOT / "templates" / "index.html").read_text(encoding="utf-8")
-    for tag in re.findall(r"<script\b[^>]*>(.*?)</script>", html, flags=re.S):
-        assert tag.strip() == "", "an inline script body"
-    assert "<style" not in html
+    for page in TEMPLATES:
+        html = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<script\b[^>]*>(.*?)</script>", html, flags=re.S):
+            assert tag.strip() == "", f"{page.name}: an inline script body"
+        assert "<style" not in html
 
 
 def test_nothing_is_loaded_from_elsewhere() -> None:
