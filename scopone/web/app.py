@@ -20,15 +20,19 @@ from starlette.responses import Response
 
 from . import errors as e
 from . import openapi, ops
+from .driver import Driver
+from .events import Presence
 from .metrics import MetricsMiddleware, RequestMetrics
 from .pages_tables import page_router
 from .push import Hub
 from .route_table import RouteTable
 from .routes import router
+from .routes_tables import router as tables_router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
 from .store import Store, open_store
+from .tables import TableService
 from .thinker import Thinker
 
 STATIC_URL = "/static"
@@ -83,12 +87,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
+        app.state.tables = tables = TableService(app.state.service)
+        app.state.presence = presence = Presence(tables)
+        # Another process takes a table over only when its driver has been silent this long.
+        driver = Driver(tables, presence, settings.table_pace,
+                        takeover=2.0 + settings.ai_time_budget)
+        tables.on_change = driver.kick
+        app.state.driver = driver
         _sweep_once(store, settings)
         sweeper = asyncio.create_task(_sweep(store, settings))
         try:
             yield
         finally:
             sweeper.cancel()
+            driver.close()
             thinker.close()
             store.close()
 
@@ -99,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = RequestMetrics()
     routes = RouteTable(app)
     app.include_router(router)
+    app.include_router(tables_router)
     app.include_router(ops.router)
     openapi.install(app)
     app.mount(STATIC_URL, StaticFiles(directory=settings.static_dir, check_dir=False),
@@ -117,6 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body: dict[str, object] = {"detail": exc.detail}
         if exc.game is not None:
             body["game"] = jsonable_encoder(exc.game)
+        if exc.table is not None:
+            body["table"] = jsonable_encoder(exc.table)
         return JSONResponse(body, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -126,6 +141,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         errs = [{"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))}
                 for loc, err in zip(locs, exc.errors(), strict=True)]
         detail = e.INVALID_CARD if locs and all(map(_is_card_error, locs)) else e.INVALID_REQUEST
+        if locs and all(loc[1:] == ["name"] for loc in locs):
+            detail = e.INVALID_NAME  # a person's name at a table: the lobby says so
         return JSONResponse({"detail": detail, "errors": errs}, status_code=422)
 
     @app.exception_handler(HTTPException)
