@@ -46,6 +46,7 @@ export function follow(url, { token, onEvent, onState, onRefused }) {
   let wake = null; // resolves the current wait early (online again, page visible again)
   let silence = 0;
   let now = false; // a reconnection was asked for: no backoff
+  let ended = false; // the server closed the stream in good order (it does every few minutes)
 
   const napOver = (ms) => new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -63,7 +64,8 @@ export function follow(url, { token, onEvent, onState, onRefused }) {
     const tok = token();
     if (tok) headers.Authorization = `Bearer ${tok}`;
     if (lastId !== null) headers['Last-Event-ID'] = lastId;
-    onState('connecting');
+    if (!ended) onState('connecting');
+    ended = false;
     watchdog();
     const res = await fetch(url, { headers, signal: controller.signal, cache: 'no-store' });
     if (res.status >= 400 && res.status < 500) {
@@ -77,9 +79,15 @@ export function follow(url, { token, onEvent, onState, onRefused }) {
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
+    let heard = false;
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) break;
+      if (done) {
+        // A stream that ended without a word is a failure (backoff), not a clean end.
+        ended = heard;
+        break;
+      }
+      heard = true;
       watchdog();
       buffer += decoder.decode(value, { stream: true });
       const [events, rest] = parseEvents(buffer);
@@ -102,6 +110,7 @@ export function follow(url, { token, onEvent, onState, onRefused }) {
       }
       clearTimeout(silence);
       if (closed) break;
+      if (ended) continue; // a clean end: follow on at once, still "open" to the page
       if (refused) {
         const again = onRefused(refused);
         if (!again) break;
