@@ -80,6 +80,9 @@ let showing = false;
 
 /** Takes a TableView: never an older one; shown in order, a single new play animated. */
 function receive(tv) {
+  // A view for another viewer than this browser is now is late news from before a sit-down
+  // or a leave (the stream follows the new viewer from its reconnection on).
+  if ((tv.you === null) !== !state.mine) return;
   const last = pending || state.table;
   if (last && tv.version < last.version) return;
   if (last && tv.version === last.version && tv.you === last.you) return;
@@ -115,11 +118,6 @@ function take(tv, view, openSummary = true) {
   state.view = view;
   state.error = null;
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
-  if (tv.you === null && state.mine) {
-    // The server no longer knows this token as a seat of the table.
-    forgetSeat(code);
-    state.mine = null;
-  }
   if (tv.you !== null && !tv.seats[tv.you].away) state.backSent = false;
   if (old && old.you !== null && tv.you !== null) comeBack();
   paint();
@@ -304,7 +302,6 @@ function markSeats(tv) {
     box.classList.toggle('away', Boolean(s.away));
     box.classList.toggle('offline', s.kind === 'person' && !s.connected && !s.away);
   }
-  if (tv.you === null) $('seat-0-name').textContent = boardName(0);
 }
 
 function renderSummaryExtras(tv) {

@@ -196,7 +196,7 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
     code = create_table_from_the_game_page(anna, srv.url, "Anna")
     assert anna.page.input_value("#invite-link") == f"{srv.url}/t/{code}"
     # The lobby: Anna at the bottom (seat 1 of 4), three free seats.
-    assert "Anna (host, you)" in anna.page.inner_text("#lobby-seat-b")
+    anna.page.wait_for_selector("#lobby-seat-b:has-text('Anna (host, you)')")
     assert anna.page.locator(".lobby-seat[data-kind='free']").count() == 3
 
     # Bea on a phone opens the link, takes seat 2 (index 1, pair B) by touch and sits down.
