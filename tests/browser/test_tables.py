@@ -214,7 +214,7 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
         "() => document.querySelector('#lobby-seat-r').dataset.kind === 'person'")
     assert "Bea" in anna.page.inner_text("#lobby-seat-r")
     # Bea sees the table turned: herself at the bottom, Anna on her left.
-    assert "Bea (you)" in page_b.inner_text("#lobby-seat-b")
+    page_b.wait_for_selector("#lobby-seat-b:has-text('Bea (you)')")  # once her stream is open
     assert "Anna" in page_b.inner_text("#lobby-seat-l")
     assert page_b.locator("#btn-start").is_hidden()
 
@@ -250,6 +250,7 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
         if bea_offline and turn == 0 and any(p["seat"] == 1 for p in missed):
             # The computer played Bea's card; everyone sees her away. She comes back.
             anna.page.wait_for_selector("#seat-1.away")
+            anna.page.screenshot(path=str(ARTIFACTS / "table-desktop-away.png"))
             bea_card = next(p for p in missed if p["seat"] == 1)
             bea.context.set_offline(False)
             page_b.wait_for_function("() => document.body.dataset.connection === 'open'")
