@@ -38,6 +38,7 @@ const state = {
   backSent: false,
   thinking: null,
   seatLabel: (pos) => boardName(pos),
+  plainName: (pos) => plainName(pos),
   pairNames: null,
 };
 
@@ -71,6 +72,12 @@ function boardName(pos) {
   const tv = state.table;
   if (!tv) return '';
   return seatWords(state.prefs.lang, tv, tv.seats[seatAt(pos, me())]);
+}
+
+/** Just the name at board position `pos`: a person's, else "Computer". */
+function plainName(pos) {
+  const s = state.table.seats[seatAt(pos, me())];
+  return s.kind === 'person' ? s.name : tr('computer');
 }
 
 // ----- views from the server ------------------------------------------------------------------
