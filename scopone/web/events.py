@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from functools import partial
 
 import anyio
-from fastapi.sse import EventSourceResponse
+from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from . import table as t
@@ -28,9 +29,13 @@ PING_SECONDS = 15.0
 GONE_AFTER_SECONDS = 3.0
 
 
-class EventStream(EventSourceResponse):
+class EventStream(StreamingResponse):
     """``text/event-stream`` that notices a closed connection at once (listening for the
-    disconnect while streaming), not at the next write: presence depends on it."""
+    disconnect while streaming), not at the next write: presence depends on it. (Not FastAPI's
+    EventSourceResponse: as a route's response class it turns the route into a generator of
+    events, and this route must answer 403 or 404 as JSON before any stream begins.)"""
+
+    media_type = "text/event-stream"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         with contextlib.suppress(OSError):
@@ -77,9 +82,10 @@ class Presence:
 
 async def table_events(tables: TableService, presence: Presence, game_id: str,
                        seat: int | None, token: str | None,
-                       after: int) -> AsyncIterator[bytes]:
+                       after: int, max_seconds: float) -> AsyncIterator[bytes]:
     """The stream of one viewer: every version newer than ``after``, as that viewer sees it
-    (several quick versions may arrive as the newest one: each event is the whole view)."""
+    (several quick versions may arrive as the newest one: each event is the whole view), for
+    ``max_seconds`` (then the client reconnects: no connection lives forever behind a proxy)."""
     digest = t.token_hash(token) if token is not None else None
     # A viewer is reason enough to drive the table here (after a restart, the first stream
     # that comes back is what gets the computers playing again).
@@ -89,7 +95,8 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
     try:
         async with tables.hub.watch(game_id, after) as watch:
             sent = after
-            while True:
+            end = time.monotonic() + max_seconds
+            while (left := end - time.monotonic()) > 0:
                 rec = tables.store.load(game_id)
                 table = t.table_of(rec) if rec is not None else None
                 if rec is None or table is None:
@@ -101,7 +108,7 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
                     yield (f"id: {rec.version}\nevent: table\n"
                            f"data: {view.model_dump_json()}\n\n").encode()
                     sent = rec.version
-                if not await watch.changed(PING_SECONDS):
+                if not await watch.changed(min(PING_SECONDS, left)) and left > PING_SECONDS:
                     yield b": ping\n\n"
     finally:
         if seat is not None:

@@ -139,21 +139,49 @@ async def back_at_table(code: Code, tables: Tables,
     return await tables.back(code, bearer(authorization))
 
 
+#: One event as the OpenAPI document (before 3.2) describes the items of an event stream.
+EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "event", "data"],
+    "properties": {
+        "id": {"type": "string", "pattern": r"^\d+$"},  # the table's version
+        "event": {"type": "string", "enum": ["table"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "contentSchema": {"$ref": "#/components/schemas/TableView"}},
+    },
+}
+
+
+def _resume_from(last_event_id: str | None, after: int | None) -> int:
+    """The version a viewer has seen: ``Last-Event-ID`` (what a browser sends back; anything
+    that is not a version means nothing seen), else ``after``, else none (-1).
+
+    >>> _resume_from("12", None), _resume_from("x", 3), _resume_from(None, None)
+    (12, 3, -1)
+    """
+    if last_event_id is not None and last_event_id.strip().isdigit():
+        return min(int(last_event_id.strip()), 2**62)
+    return -1 if after is None else after
+
+
 @router.get("/{code}/events", operation_id="table_events", response_class=EventStream,
             responses={200: {"description": "one event per version, for the caller's seat",
-                             "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                             "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}},
                        **_json_errors(400, 403, 404, 413, 422)})
 async def events(request: Request, code: Code, tables: Tables,
                  authorization: Authorization = None,
-                 last_event_id: Annotated[int | None, Header(ge=0)] = None,
+                 last_event_id: Annotated[str | None, Header()] = None,
                  after: Annotated[int | None, Query(ge=0)] = None) -> EventStream:
     """Server-sent events: the table for this viewer at every new version (the first one at
-    once when newer than ``Last-Event-ID``/``after``), a ``: ping`` comment every 15 s."""
+    once when newer than ``Last-Event-ID``/``after``), a ``: ping`` comment every 15 s. The
+    server ends a stream after a while (settings ``events_max_seconds``); the client
+    reconnects with ``Last-Event-ID`` and misses nothing."""
     token = bearer(authorization)
     rec, table = tables.load(code)
     seat = seat_of_token(table, token)
     presence: Presence = request.app.state.presence
-    since = last_event_id if last_event_id is not None else after
-    stream = table_events(tables, presence, rec.id, seat, token, -1 if since is None else since)
+    max_seconds: float = request.app.state.settings.events_max_seconds
+    stream = table_events(tables, presence, rec.id, seat, token,
+                          _resume_from(last_event_id, after), max_seconds)
     return EventStream(stream, headers={"Cache-Control": "no-store",
                                         "X-Accel-Buffering": "no"})
