@@ -430,3 +430,83 @@ def test_both_browsers_come_back_after_the_server_is_killed(process: Process,
     other = carlo if turn == 0 else anna
     other.page.wait_for_function("() => document.body.dataset.status === 'their_turn'")
     http.close()
+
+
+# ----- host controls, texts ---------------------------------------------------------------------
+
+
+def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: TableServer,
+                                                                    people: Any) -> None:
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    bea = people(PHONE, f"{srv.url}/t/{code}")
+    bea.page.locator(".lobby-seat[data-seat='2'] button.take").tap()
+    bea.page.fill("#sit-name", "Bea")
+    bea.page.locator("#btn-sit").tap()
+    bea.page.wait_for_function("() => document.body.dataset.seat === '2'")
+    anna.page.wait_for_selector("#lobby-seat-t:has-text('Bea')")
+    anna.page.click("#btn-start")
+    bea.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    assert bea.page.locator("#hand .card").count() == 10
+
+    # Anna hands Bea's seat to the computer: Bea's page now watches, with no hand.
+    anna.page.focus("#host-seats button[data-seat='2']")
+    anna.page.keyboard.press("Enter")
+    anna.page.wait_for_selector("#seat-2[data-kind='computer']")
+    bea.page.wait_for_function("() => document.body.dataset.seat === ''")
+    bea.page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 0")
+    assert bea.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}") is None
+
+    # Anna plays the match out (through the API: quick), her page following.
+    auth = {"Authorization": f"Bearer {anna_token}"}
+    rng = random.Random(4)
+    for _ in range(2000):
+        view = srv.view(code, anna_token)
+        game = view["game"]
+        if game["status"] == "match_over":
+            break
+        if game["status"] == "your_turn":
+            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
+                              json={"version": view["version"], **rng.choice(game["legal"])})
+            assert r.status_code in (200, 409), r.text
+        elif game["status"] == "round_over":
+            r = srv.http.post(f"/api/tables/{code}/next-round", headers=auth,
+                              json={"version": view["version"]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            in_sync(anna, view["version"] + 1)
+    else:
+        raise AssertionError("the match did not end")
+    in_sync(anna, view["version"])
+    anna.page.wait_for_selector("#summary-go:visible:has-text('Rematch')")
+    in_sync(bea, srv.view(code)["version"])
+    bea.page.wait_for_selector("#summary:not([hidden])")
+    assert bea.page.locator("#summary-go").is_hidden()
+    winner = game["winner"]
+    assert bea.page.inner_text("#winner") == f"Pair {winner} wins the match."
+    assert "host can start a rematch" in bea.page.inner_text("#summary-wait")
+
+    anna.page.keyboard.press("Enter")
+    for p in (anna, bea):
+        p.page.wait_for_function("() => document.getElementById('summary').hidden"
+                                 " && document.body.dataset.phase === 'playing'")
+        p.page.wait_for_function("() => document.getElementById('score-a').textContent === '0'"
+                                 " && document.getElementById('score-b').textContent === '0'")
+    fresh = srv.view(code, anna_token)
+    in_sync(anna, fresh["version"])
+    assert hand(anna.page) == fresh["game"]["hand"]
+
+
+def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -> None:
+    p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
+    p.page.wait_for_function("() => document.body.dataset.phase === 'missing'")
+    assert "no table at this address" in p.page.inner_text("#lobby-note")
+    missing = p.page.evaluate(
+        "() => import('/static/js/i18n-tables.js').then(m => m.missingTableKeys())")
+    assert missing == []
+    p.page.select_option("#set-lang", "it")
+    assert "Non c’è nessun tavolo" in p.page.inner_text("#lobby-note")
