@@ -59,7 +59,7 @@ def test_four_people_play_a_whole_match_and_see_only_their_own_cards(
         version = r.json()["version"]
         moves = 0
         while True:
-            for seat, stream in viewers:  # every viewer has the change pushed
+            for _, stream in viewers:  # every viewer has the change pushed
                 view = stream.wait_version(version)
                 assert view["version"] == version
             game = spectator.latest()["game"]
@@ -109,8 +109,8 @@ def test_one_person_and_three_computers_the_server_plays_them(live: LiveServer) 
         seen.add(0, r.json())
         done = r.json()["version"] - 1
         while True:
-            view = mine.wait(lambda v: v["version"] > done and v["game"]["status"] in (
-                "your_turn", "round_over", "match_over"))
+            view = mine.wait(lambda v, after=done: v["version"] > after and v["game"][
+                "status"] in ("your_turn", "round_over", "match_over"))
             done = view["version"]
             game = view["game"]
             if game["status"] == "match_over":
