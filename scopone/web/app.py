@@ -18,8 +18,8 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from . import accesslog, openapi, ops
 from . import errors as e
-from . import openapi, ops
 from .driver import Driver
 from .events import Presence
 from .metrics import MetricsMiddleware, RequestMetrics
@@ -110,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = RequestMetrics()
     routes = RouteTable(app)
+    accesslog.install(routes)  # no invite code or game id in an access log line
     app.include_router(router)
     app.include_router(tables_router)
     app.include_router(ops.router)

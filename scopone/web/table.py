@@ -120,7 +120,7 @@ def leave(table: dict[str, Any], seat: int) -> None:
     if table["phase"] != "lobby":
         raise e.Conflict(e.NOT_IN_LOBBY)
     if seat == table["host"]:
-        raise e.Forbidden(e.NOT_HOST)
+        raise e.Conflict(e.HOST_SEAT)
     table["seats"][seat] = _seat()
 
 
