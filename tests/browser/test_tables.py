@@ -216,6 +216,7 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
     # Bea sees the table turned: herself at the bottom, Anna on her left.
     page_b.wait_for_selector("#lobby-seat-b:has-text('Bea (you)')")  # once her stream is open
     assert "Anna" in page_b.inner_text("#lobby-seat-l")
+    page_b.screenshot(path=str(ARTIFACTS / "table-lobby-phone.png"))
     assert page_b.locator("#btn-start").is_hidden()
 
     # Anna starts with the keyboard: the free seats become computers.
@@ -294,6 +295,13 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
     page_b.wait_for_function("() => document.body.dataset.seat === '1'"
                              " && document.body.dataset.status === 'round_over'")
     in_sync(bea, final["version"])
+    # So does a new tab of the same browser after the tab was closed.
+    page_b.close()
+    page_b = bea.page = bea.context.new_page()
+    page_b.set_default_timeout(T)
+    page_b.goto(f"{srv.url}/t/{code}")
+    page_b.wait_for_function("() => document.body.dataset.seat === '1'"
+                             " && document.body.dataset.status === 'round_over'")
 
     # The next round, by Bea's tap; every page follows.
     page_b.locator("#summary-go").tap()
