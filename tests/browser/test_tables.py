@@ -452,6 +452,15 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
     anna = people(DESKTOP, f"{srv.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
     bea = people(PHONE, f"{srv.url}/t/{code}")
+    # Bea first sits at seat 4 (index 3), thinks better of it and leaves: free again for all.
+    bea.page.locator(".lobby-seat[data-seat='3'] button.take").tap()
+    bea.page.fill("#sit-name", "Bea")
+    bea.page.locator("#btn-sit").tap()
+    anna.page.wait_for_selector("#lobby-seat-l[data-kind='person']")
+    bea.page.locator("#btn-leave").tap()
+    anna.page.wait_for_selector("#lobby-seat-l[data-kind='free']")
+    bea.page.wait_for_function("() => document.body.dataset.seat === ''")
+    assert bea.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}") is None
     bea.page.locator(".lobby-seat[data-seat='2'] button.take").tap()
     bea.page.fill("#sit-name", "Bea")
     bea.page.locator("#btn-sit").tap()
