@@ -349,9 +349,9 @@ function renderLastPlays() {
 
 function renderHost(tv) {
   const host = tv.you !== null && tv.you === tv.host;
-  $('host-panel').hidden = !host;
-  if (!host) return;
-  const people = tv.seats.filter((s) => s.kind === 'person' && s.seat !== tv.you);
+  const people = host ? tv.seats.filter((s) => s.kind === 'person' && s.seat !== tv.you) : [];
+  $('host-panel').hidden = people.length === 0;
+  if (!people.length) return;
   const html = people.map((s) => `<button type="button" class="to-computer" data-seat="${s.seat}">${esc(tr('toComputer', { name: s.name }))}</button>`).join('');
   const box = $('host-seats');
   if (box.dataset.html !== html) {
