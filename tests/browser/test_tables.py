@@ -163,6 +163,9 @@ def take_turn(srv: TableServer, code: str, person: Person, rng: random.Random,
     page = person.page
     page.wait_for_function(MY_TURN_OR_OVER)
     assert hand(page) == view["game"]["hand"]  # the page shows the seat's own cards
+    # The live region says whose turn it is, by name.
+    name = view["seats"][view["you"]]["name"]
+    assert page.inner_text("#turn-live") == f"Your turn, {name}."
     before = len(view["game"]["history"])
     play(page, view, rng.choice(view["game"]["legal"]))
     # The move is in when the server's history has grown and the page shows that version.
@@ -527,3 +530,24 @@ def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -
     assert missing == []
     p.page.select_option("#set-lang", "it")
     assert "Non c’è nessun tavolo" in p.page.inner_text("#lobby-note")
+
+
+def test_the_event_stream_parser_takes_any_chunking(tserver: TableServer, people: Any) -> None:
+    """push.js's parser: events split anywhere (even inside a CRLF), comments left out."""
+    p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
+    p.page.wait_for_function("() => document.body.dataset.phase === 'missing'")
+    stream = ("id: 7\r\nevent: table\r\ndata: {\"a\":1}\r\n\r\n: ping\r\n\r\n"
+              "id: 8\nevent: table\ndata: x\ndata: y\n\n")
+    got = p.page.evaluate(
+        """text => import('/static/js/push.js').then(({ parseEvents }) => {
+          const results = [];
+          for (let cut = 0; cut <= text.length; cut += 1) {
+            let [events, rest] = parseEvents(text.slice(0, cut));
+            const [more, left] = parseEvents(rest + text.slice(cut));
+            results.push(JSON.stringify([[...events, ...more], left]));
+          }
+          return [...new Set(results)];
+        })""", stream)
+    assert [json.loads(r) for r in got] == [[
+        [{"id": "7", "event": "table", "data": '{"a":1}'},
+         {"id": "8", "event": "table", "data": "x\ny"}], ""]]
