@@ -61,7 +61,7 @@ class Driver:
         try:
             async with self.tables.hub.watch(game_id, -1) as watch:
                 while True:
-                    rec = self.tables.store.load(game_id)
+                    rec = self.tables.record(game_id, None)  # read only: a cached copy
                     table = t.table_of(rec) if rec is not None else None
                     if rec is None or table is None:
                         return
@@ -104,5 +104,5 @@ class Driver:
                 table["seats"][seat]["away"] = True  # until they are back
             table["turn_since"] = now
             table["lease"] = {"owner": self.owner, "since": now}
-            if self.games.commit(rec):
+            if self.tables.commit(rec):
                 self.cards_played += 1

@@ -96,8 +96,9 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
         async with tables.hub.watch(game_id, after) as watch:
             sent = after
             end = time.monotonic() + max_seconds
+            known: int | None = None  # first the store's version, then the hub's news
             while (left := end - time.monotonic()) > 0:
-                rec = tables.store.load(game_id)
+                rec = tables.record(game_id, known)
                 table = t.table_of(rec) if rec is not None else None
                 if rec is None or table is None:
                     return  # the table was swept away
@@ -110,6 +111,7 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
                     sent = rec.version
                 if not await watch.changed(min(PING_SECONDS, left)) and left > PING_SECONDS:
                     yield b": ping\n\n"
+                known = max(watch.version, rec.version)
     finally:
         if seat is not None:
             presence.closed(game_id, seat)

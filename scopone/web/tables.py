@@ -20,6 +20,9 @@ from .service import GameService, parse_move, play_card
 from .store import GameRecord
 from .table_views import table_view
 
+#: Tables whose newest record this process keeps for its event streams.
+CACHED_TABLES = 2000
+
 #: Attempts at a change that takes no version (sitting down, standing up, coming back, presence)
 #: when other processes keep changing the table in between.
 RETRIES = 5
@@ -34,6 +37,36 @@ class TableService:
         self.hub = games.hub
         # Set by the app: woken after every change so the computers play on (scopone.web.driver).
         self.on_change: Callable[[str], None] = lambda game_id: None
+        # The newest record seen per table, so the streams of a table's viewers load it once
+        # per version (each still builds its own view from it). Never changed once here.
+        self._newest: dict[str, GameRecord] = {}
+
+    def _remember(self, rec: GameRecord) -> None:
+        old = self._newest.pop(rec.id, None)
+        self._newest[rec.id] = rec if old is None or old.version <= rec.version else old
+        if len(self._newest) > CACHED_TABLES:
+            del self._newest[next(iter(self._newest))]  # the least recently stored
+
+    def record(self, game_id: str, version: int | None) -> GameRecord | None:
+        """The table's record at ``version`` or newer (None: whatever the store holds now)."""
+        cached = self._newest.get(game_id)
+        if version is None:
+            version = self.store.version(game_id)
+            if version is None:
+                return None
+        if cached is not None and cached.version >= version:
+            return cached
+        rec = self.store.load(game_id)
+        if rec is not None:
+            self._remember(rec)
+        return rec
+
+    def commit(self, rec: GameRecord) -> bool:
+        """``GameService.commit``, and the record kept for the streams."""
+        if not self.games.commit(rec):
+            return False
+        self._remember(rec)
+        return True
 
     # ----- reading ------------------------------------------------------------------------
 
@@ -81,7 +114,7 @@ class TableService:
                     raise e.Conflict(err.detail, table=table_view(rec, table, seat)) from None
                 if game_changed:
                     table["turn_since"] = time.time()
-                if self.games.commit(rec):
+                if self.commit(rec):
                     self.on_change(rec.id)
                     return table_view(rec, table, seat)
                 if version is not None:
@@ -182,7 +215,7 @@ class TableService:
                     return
                 s["connected"] = connected
                 s["gone_since"] = None if connected else time.time()
-                if self.games.commit(rec):
+                if self.commit(rec):
                     self.on_change(rec.id)
                     return
                 await asyncio.sleep(0)
