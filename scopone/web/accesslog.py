@@ -5,11 +5,24 @@ capabilities both) and the query; this filter puts the route's template in its p
 from __future__ import annotations
 
 import logging
+import re
 from urllib.parse import urlsplit
 
 from .route_table import RouteTable
 
 ACCESS_LOGGER = "uvicorn.access"
+
+_SECRET_SEGMENT = re.compile(r"^/(api/tables|api/games|t)/[^/?]+")
+_NAMES = {"api/tables": "{code}", "api/games": "{game_id}", "t": "{code}"}
+
+
+def redact_path(path: str) -> str:
+    """A path fit for any log line: the code or game id in it replaced by its name.
+
+    >>> redact_path("/api/tables/Secret123abc/moves"), redact_path("/api/games/x")
+    ('/api/tables/{code}/moves', '/api/games/{game_id}')
+    """
+    return _SECRET_SEGMENT.sub(lambda m: f"/{m.group(1)}/{_NAMES[m.group(1)]}", path)
 
 
 class RouteTemplates(logging.Filter):

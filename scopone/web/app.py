@@ -88,10 +88,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
         app.state.tables = tables = TableService(app.state.service)
-        app.state.presence = presence = Presence(tables)
         # Another process takes a table over only when its driver has been silent this long.
-        driver = Driver(tables, presence, settings.table_pace,
-                        takeover=2.0 + settings.ai_time_budget)
+        driver = Driver(tables, settings.table_pace, takeover=2.0 + settings.ai_time_budget)
+        app.state.presence = presence = Presence(tables, driver.owner)
+        driver.streams = presence.streams
         tables.on_change = driver.kick
         app.state.driver = driver
         _sweep_once(store, settings)

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import secrets
-import socket
 import time
+from collections.abc import Callable
 
 from . import table as t
 from .service import play_card
@@ -32,14 +30,14 @@ IDLE_SECONDS = 30.0
 
 
 class Driver:
-    def __init__(self, tables: TableService, streams: object, pace: float,
-                 takeover: float) -> None:
+    def __init__(self, tables: TableService, pace: float, takeover: float) -> None:
         self.tables = tables
         self.games = tables.games
         self.pace = pace
         self.takeover = takeover
-        self._streams = streams  # a Presence: whether this process has viewers of a table
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        # How many event streams of a table this process has open (set by the app).
+        self.streams: Callable[[str], int] = lambda game_id: 0
+        self.owner = t.process_name()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.cards_played = 0
 
@@ -54,8 +52,7 @@ class Driver:
             task.cancel()
 
     def _watched_here(self, game_id: str) -> bool:
-        streams = getattr(self._streams, "streams", None)
-        return bool(streams and streams(game_id))
+        return self.streams(game_id) > 0
 
     async def _run(self, game_id: str) -> None:
         try:

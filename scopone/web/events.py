@@ -51,8 +51,9 @@ class EventStream(StreamingResponse):
 class Presence:
     """This process's open streams per (game, seat); the store learns only the changes."""
 
-    def __init__(self, tables: TableService) -> None:
+    def __init__(self, tables: TableService, process: str) -> None:
         self.tables = tables
+        self.process = process  # this process's name in the seats' ``streams``
         self.open: Counter[tuple[str, int]] = Counter()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -62,7 +63,7 @@ class Presence:
     async def opened(self, game_id: str, seat: int) -> None:
         self.open[(game_id, seat)] += 1
         if self.open[(game_id, seat)] == 1:
-            await self.tables.set_connected(game_id, seat, True)
+            await self.tables.set_connected(game_id, seat, self.process, True)
 
     def closed(self, game_id: str, seat: int) -> None:
         key = (game_id, seat)
@@ -77,7 +78,7 @@ class Presence:
         await asyncio.sleep(GONE_AFTER_SECONDS)
         if self.open[(game_id, seat)] == 0:
             self.open.pop((game_id, seat), None)
-            await self.tables.set_connected(game_id, seat, False)
+            await self.tables.set_connected(game_id, seat, self.process, False)
 
 
 async def table_events(tables: TableService, presence: Presence, game_id: str,

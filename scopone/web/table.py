@@ -6,8 +6,11 @@ One model: every game is a table of four seats. A table with friends has an invi
 
 What is stored per seat: ``kind`` (person, computer, free), ``name``, ``token`` (the sha256 of
 the seat token: the token itself is only ever in the answer that created it), ``away`` (the
-computer plays this person's cards until they are back), ``connected`` (an event stream is open)
-and ``gone_since`` (when the last stream closed). The table keeps its ``host``, ``options``,
+computer plays this person's cards until they are back), ``streams`` (the processes that have
+an event stream of the seat open), ``connected`` (any has) and ``gone_since`` (when the last
+closed). A process killed with streams open leaves its entry behind; the next presence change
+of the seat drops it when that process is known dead (same machine), else the seat counts as
+connected and only the away clock plays for it. The table keeps its ``host``, ``options``,
 ``phase`` (lobby, playing), ``turn_since`` (when the last card was played or the round began:
 the away clock and the computers' pace count from it) and the driver's ``lease``.
 """
@@ -16,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
+import socket
 import unicodedata
 from typing import Any
 
@@ -61,7 +66,7 @@ def clean_name(raw: str) -> str:
 
 def _seat(kind: str = "free", name: str | None = None, token: str | None = None) -> dict[str, Any]:
     return {"kind": kind, "name": name, "token": token, "away": False, "connected": False,
-            "gone_since": None}
+            "streams": {}, "gone_since": None}
 
 
 def new_table(host_name: str, host_token: str, away_seconds: int | None,
@@ -191,3 +196,24 @@ def next_due(rec: GameRecord, table: dict[str, Any], pace: float,
     if table["options"]["away_seconds"] is not None:
         times.append(since + float(table["options"]["away_seconds"]))
     return (min(times), seat) if times else None
+
+
+def process_name() -> str:
+    """This process as the driver's lease and the seats' ``streams`` name it."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def process_gone(name: str) -> bool:
+    """Whether a process named by ``process_name`` is known to be dead: it ran on this
+    machine and its pid is gone (another machine's processes are never judged from here)."""
+    host, _, rest = name.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False

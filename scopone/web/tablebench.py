@@ -164,6 +164,13 @@ async def _play(client: httpx.AsyncClient, table: Table, figures: Figures, rng: 
             figures.push_from_send.append(arrived - sent)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and its children so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _start_server(database_url: str | None) -> tuple[subprocess.Popen[bytes], str, Path]:
     import socket
 
@@ -223,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     base = args.url
     if base is None:
         proc, base, _ = _start_server(args.database_url)
+    cpu_before = _cpu_seconds(proc.pid) if proc is not None else 0.0
     try:
         if args.tables:
             figures = asyncio.run(_run(base, args.tables, (1.0, 3.0), args.seconds, 10**9,
@@ -232,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
             figures = asyncio.run(_run(base, 1, None, 3600.0, args.moves, args.seed))
             label = "one table, moves back to back"
     finally:
+        cpu = _cpu_seconds(proc.pid) - cpu_before if proc is not None else None
         if proc is not None:
             proc.terminate()
             proc.wait(20)
@@ -247,6 +256,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  push (from sending)  median "
               f"{statistics.median(figures.push_from_send) * ms:7.1f} ms"
               f"   p95 {_pct(figures.push_from_send, 95) * ms:7.1f} ms")
+    if cpu is not None and figures.moves:
+        # Everything the server did, next-round and rematch requests and streams included.
+        print(f"  server CPU           {cpu:.2f} s in all, {cpu / figures.moves * ms:.2f} ms "
+              f"a move (its request and the five views pushed)")
     return 0
 
 

@@ -201,9 +201,12 @@ class TableService:
             return table_view(rec, table, seat)  # nothing changes, so the version stays
         return await self._change(code, token, None, change)
 
-    async def set_connected(self, game_id: str, seat: int, connected: bool) -> None:
-        """Stores whether ``seat`` has a stream open, when that changes (a new version, so
-        every viewer sees it: presence is part of the table's state)."""
+    async def set_connected(self, game_id: str, seat: int, process: str,
+                            connected: bool) -> None:
+        """Stores whether ``process`` has a stream of ``seat`` open, when that changes; the
+        seat is connected while any process has one (a browser that reconnects to another
+        process is not lost when the first one notices the old connection closed). A new
+        version, so every viewer sees it: presence is part of the table's state."""
         async with self.games.locked(game_id):
             for _ in range(RETRIES):
                 rec = self.store.load(game_id)
@@ -211,10 +214,23 @@ class TableService:
                 if rec is None or table is None:
                     return
                 s = table["seats"][seat]
-                if s["kind"] != "person" or bool(s["connected"]) == connected:
+                streams: dict[str, bool] = s.setdefault("streams", {})
+                dead = [name for name in streams if name != process and t.process_gone(name)]
+                for name in dead:
+                    del streams[name]
+                if s["kind"] != "person" or (streams.get(process, False) == connected
+                                             and not dead):
                     return
-                s["connected"] = connected
-                s["gone_since"] = None if connected else time.time()
+                if connected:
+                    streams[process] = True
+                else:
+                    streams.pop(process, None)
+                was = bool(s["connected"])
+                s["connected"] = bool(streams)
+                if was and not s["connected"]:
+                    s["gone_since"] = time.time()
+                elif s["connected"]:
+                    s["gone_since"] = None
                 if self.commit(rec):
                     self.on_change(rec.id)
                     return

@@ -139,3 +139,62 @@ def test_a_killed_server_loses_nothing_and_plays_on(tmp_path: Path, store_url: s
     assert "/api/tables/{code}/moves" in text  # the access log is on, and says which route
     for secret in (code, *tokens.values()):
         assert secret not in text
+
+
+def test_one_driver_per_table_across_two_processes(tmp_path: Path, store_url: str) -> None:
+    """Streams of one table on two processes: the process that started the match drives it
+    alone (one lease owner) while it lives; killed, the other takes the table over."""
+    from scopone.web.store import open_store
+
+    rng = random.Random(8)
+    db = store_url if store_url.startswith("postgresql://") else str(tmp_path / "t.sqlite3")
+    log = tmp_path / "server.log"
+    a = Process(_free_port(), db, log)
+    b = Process(_free_port(), db, log)
+    store = open_store(db)
+    owners: list[str] = []
+    streams: list[Stream] = []
+
+    def play(server: Process, person: Stream, cards: int) -> None:
+        """The person plays ``cards`` of their cards through ``server``; the lease's owners are
+        noted as the game goes."""
+        played = 0
+        deadline = time.monotonic() + 4 * T
+        while played < cards:
+            assert time.monotonic() < deadline
+            lease = store.load_by_code(code).meta["table"]["lease"]  # type: ignore[union-attr]
+            if lease and (not owners or owners[-1] != lease["owner"]):
+                owners.append(lease["owner"])
+            view = person.latest() if person.last_id is not None else {"game": None}
+            if view["game"] and view["game"]["status"] == "your_turn":
+                r = httpx.post(f"{server.base}/api/tables/{code}/moves", headers=auth(token),
+                               json={"version": view["version"], **rng.choice(
+                                   view["game"]["legal"])}, timeout=T)
+                assert r.status_code in (200, 409), r.text
+                played += r.status_code == 200
+            time.sleep(0.02)
+
+    try:
+        r = httpx.post(f"{a.base}/api/tables", json={"name": "Anna", "level": "normal"},
+                       timeout=T)
+        code, token = r.json()["table"]["code"], r.json()["token"]
+        person = Stream(a.base, code, token)
+        streams += [person, Stream(b.base, code)]  # a spectator on the other process
+        lobby = person.wait(lambda v: v["seats"][0]["connected"])
+        assert httpx.post(f"{a.base}/api/tables/{code}/start", headers=auth(token), timeout=T,
+                          json={"version": lobby["version"]}).status_code == 200
+        play(a, person, 4)
+        assert len(owners) == 1  # a's driver alone, though b watches the table too
+        a.kill()
+        person.close()
+        person = Stream(b.base, code, token)
+        streams.append(person)
+        play(b, person, 3)
+        assert len(owners) == 2 and owners[0] != owners[1]  # b took the table over
+        assert str(b.proc.pid) in owners[1]
+    finally:
+        for s in streams:
+            s.close()
+        store.close()
+        a.stop()
+        b.stop()
