@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="server processes sharing the port and the database (default 1)")
     serve.add_argument("--time-budget", type=float, dest="ai_time_budget",
                        help="seconds Hard may think per card (default 1.0)")
+    serve.add_argument("--access-log", action="store_true", dest="access_log",
+                       help="log every request (route templates only: no codes, no ids)")
     args = parser.parse_args(argv)
 
     # Imported here so worker processes that re-import this module stay light.
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         _share_metrics()
     uvicorn.run("scopone.web.app:app_from_env", factory=True, host=settings.host,
                 port=settings.port, workers=settings.workers if settings.workers > 1 else None,
-                log_level="warning", access_log=False)
+                log_level="info" if args.access_log else "warning", access_log=args.access_log)
     return 0
 
 

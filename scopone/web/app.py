@@ -14,19 +14,25 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
+from . import accesslog, openapi, ops, pages
 from . import errors as e
-from . import openapi, ops, pages
+from .driver import Driver
+from .events import Presence
 from .metrics import MetricsMiddleware, RequestMetrics
+from .pages_tables import page_router
 from .push import Hub
 from .route_table import RouteTable
 from .routes import router
+from .routes_tables import router as tables_router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
 from .store import Store, open_store
+from .tables import TableService
 from .thinker import Thinker
 
 STATIC_URL = pages.STATIC_URL
@@ -81,12 +87,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
+        app.state.tables = tables = TableService(app.state.service)
+        # Another process takes a table over only when its driver has been silent this long.
+        driver = Driver(tables, settings.table_pace, takeover=2.0 + settings.ai_time_budget)
+        app.state.presence = presence = Presence(tables, driver.owner)
+        driver.streams = presence.streams
+        tables.on_change = driver.kick
+        app.state.driver = driver
         _sweep_once(store, settings)
         sweeper = asyncio.create_task(_sweep(store, settings))
         try:
             yield
         finally:
             sweeper.cancel()
+            driver.close()
             thinker.close()
             store.close()
 
@@ -96,17 +110,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = RequestMetrics()
     routes = RouteTable(app)
+    accesslog.install(routes)  # no invite code or game id in an access log line
     app.include_router(router)
+    app.include_router(tables_router)
     app.include_router(ops.router)
     app.include_router(pages.router)  # the HTML: game, rule pages, manifest
     openapi.install(app)
     app.mount(STATIC_URL, StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static")
+    # One template environment for the game, rule and table pages.
+    app.state.page_templates = Jinja2Templates(directory=settings.templates_dir)
+    app.include_router(page_router(app.state.page_templates))
+
     @app.exception_handler(e.GameError)
     async def game_error(request: Request, exc: e.GameError) -> JSONResponse:
         body: dict[str, object] = {"detail": exc.detail}
         if exc.game is not None:
             body["game"] = jsonable_encoder(exc.game)
+        if exc.table is not None:
+            body["table"] = jsonable_encoder(exc.table)
         return JSONResponse(body, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -116,6 +138,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         errs = [{"loc": loc, "msg": str(err.get("msg", "")), "type": str(err.get("type", ""))}
                 for loc, err in zip(locs, exc.errors(), strict=True)]
         detail = e.INVALID_CARD if locs and all(map(_is_card_error, locs)) else e.INVALID_REQUEST
+        if locs and all(loc[1:] == ["name"] for loc in locs):
+            detail = e.INVALID_NAME  # a person's name at a table: the lobby says so
         return JSONResponse({"detail": detail, "errors": errs}, status_code=422)
 
     @app.exception_handler(HTTPException)

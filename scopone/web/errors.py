@@ -12,10 +12,12 @@ class GameError(Exception):
 
     status = 400
 
-    def __init__(self, detail: str, game: GameView | None = None) -> None:
+    def __init__(self, detail: str, game: GameView | None = None,
+                 table: Any = None) -> None:
         super().__init__(detail)
         self.detail = detail
         self.game = game
+        self.table = table  # a TableView for the viewer, on a 409 at a table
 
 
 class NotFound(GameError):
@@ -27,6 +29,12 @@ class Conflict(GameError):
     the current view so the page can catch up."""
 
     status = 409
+
+
+class Forbidden(GameError):
+    """A seat token that is missing, wrong, or not allowed this (a non-host starting): 403."""
+
+    status = 403
 
 
 class Malformed(GameError):
@@ -51,11 +59,26 @@ BODY_TOO_LARGE = "request body too large"
 BAD_CONTENT_LENGTH = "bad content-length"
 COMPUTER_FAILED = "computer player failed"
 DATABASE_UNAVAILABLE = "database unavailable"
+# Tables with friends (scopone.web.tables).
+TABLE_NOT_FOUND = "table not found"
+TOKEN_REQUIRED = "seat token required"
+WRONG_TOKEN = "wrong seat token"
+NOT_HOST = "only the host can do this"
+HINTS_OFF = "hints are off at this table"
+SEAT_TAKEN = "seat taken"
+TABLE_FULL = "table is full"
+TABLE_PLAYING = "table is already playing"
+TABLE_NOT_PLAYING = "table is not playing"
+NOT_IN_LOBBY = "table has left the lobby"
+NOT_A_PERSON = "seat is not held by a person"
+HOST_SEAT = "the host keeps their seat"
+INVALID_NAME = "invalid name"
 
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {
     400: "unreadable request framing (a Content-Length that is not a number)",
-    404: "unknown game",
+    403: "a seat token is missing or wrong, or the seat may not do this (not the host)",
+    404: "unknown game or table",
     409: "well-formed but not allowed now (stale version, out of turn, illegal move...); "
          "carries the current game",
     413: "request body over the limit",

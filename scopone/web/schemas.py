@@ -6,7 +6,7 @@ anything else impossible to leak.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -153,4 +153,6 @@ class FieldErrorOut(BaseModel):
 class ErrorOut(BaseModel):
     detail: str  # short and stable: tests and the page compare it
     game: GameView | None = None  # the current view, on 409, so the page can resync
+    # At a table with friends, on 409: the TableView for the viewer (schemas_tables.TableView).
+    table: dict[str, Any] | None = None
     errors: list[FieldErrorOut] | None = None  # the particulars, on 422 from the schema

@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .accesslog import redact_path
 from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,9 @@ class SecurityHeaders:
         try:
             await self.app(scope, receive, send_with_headers)
         except Exception:
-            log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
+            # The path names a table's code or a game's id: capabilities, never logged.
+            log.exception("unhandled error on %s %s", scope.get("method"),
+                          redact_path(str(scope.get("path"))))
             if started:
                 raise
             await _send_json(send_with_headers, 500, {"detail": "internal error"})

@@ -1,4 +1,10 @@
-"""The game operations behind the API: load, check, change, store, under a per-game lock."""
+"""The game operations behind the API: load, check, change, store, under a per-game lock.
+
+Seat-generic: a card is played for a seat (``play_card``), a computer decides for a seat
+(``GameService.decide``), views are built per seat (``views.view_for``). The single-player
+endpoints are the table with one person at seat 0; ``scopone.web.tables`` drives the tables with
+friends through the same functions.
+"""
 
 from __future__ import annotations
 
@@ -52,11 +58,38 @@ class GameService:
 
     # ----- reading ------------------------------------------------------------------------
 
+    @asynccontextmanager
+    async def locked(self, game_id: str) -> AsyncIterator[None]:
+        """This process's lock on one game (other processes are held off by the version)."""
+        async with self._locked(game_id):
+            yield
+
     def _load(self, game_id: str) -> GameRecord:
         rec = self.store.load(game_id) if len(game_id) <= 64 else None
-        if rec is None:
+        # A game id is the capability of seat 0 of a single-player game only: a table with
+        # friends is reached by its code and its seat tokens, never by its id.
+        if rec is None or rec.code is not None:
             raise e.NotFound(e.GAME_NOT_FOUND)
         return rec
+
+    def commit(self, rec: GameRecord) -> bool:
+        """Stores ``rec`` as the next version and announces it; False (nothing stored) when
+        another process changed it since it was loaded."""
+        old = rec.version
+        rec.version = old + 1
+        rec.updated = time.time()
+        if not self.store.update(rec, old):
+            rec.version = old
+            return False
+        self.hub.publish(rec.id, rec.version)
+        return True
+
+    async def decide(self, rec: GameRecord, seat: int) -> Move:
+        """The computer's card for ``seat`` at the game's level, from that seat's view only."""
+        view = SeatView.of(rec.match.round, seat)
+        # Server-side randomness only: the secret seed never leaves, and the version makes
+        # each decision's rng distinct and replayable.
+        return await self.thinker.choose(rec.level, view, f"{rec.seed}:{rec.version}")
 
     def get(self, game_id: str) -> GameView:
         return game_view(self._load(game_id))
@@ -68,14 +101,10 @@ class GameService:
         return rec
 
     def _save(self, rec: GameRecord) -> GameView:
-        old = rec.version
-        rec.version = old + 1
-        rec.updated = time.time()
-        if not self.store.update(rec, old):
+        if not self.commit(rec):
             # Another process changed the row between our load and this write.
             current = self._load(rec.id)
             raise e.Conflict(e.STALE_VERSION, game_view(current))
-        self.hub.publish(rec.id, rec.version)
         return game_view(rec)
 
     # ----- changing -----------------------------------------------------------------------
@@ -89,26 +118,13 @@ class GameService:
         return game_view(rec)
 
     async def play(self, game_id: str, req: MoveIn) -> GameView:
-        card, capture = _parse_move(req)
+        card, capture = parse_move(req.card, req.capture)
         async with self._locked(game_id):
             rec = self._checked(game_id, req.version)
-            _check_playing(rec)
-            r = rec.match.round
             try:
-                # Taking the card one plays is well-formed JSON the schema cannot rule out, and
-                # never legal: refused like any other illegal move, not as malformed.
-                move = Move(card, capture)
-            except InvalidMoveError:
-                raise e.Conflict(e.ILLEGAL_MOVE, game_view(rec)) from None
-            try:
-                r.play(move, seat=HUMAN)
-            except OutOfTurnError:
-                raise e.Conflict(e.NOT_YOUR_TURN, game_view(rec)) from None
-            except RoundOverError:
-                raise e.Conflict(e.ROUND_OVER, game_view(rec)) from None
-            except IllegalMoveError:
-                raise e.Conflict(e.ILLEGAL_MOVE, game_view(rec)) from None
-            _finish_if_over(rec.match)
+                play_card(rec, HUMAN, card, capture)
+            except e.Conflict as c:
+                raise e.Conflict(c.detail, game_view(rec)) from None
             return self._save(rec)
 
     async def advance(self, game_id: str, version: int) -> GameView:
@@ -119,16 +135,13 @@ class GameService:
             if r.turn == HUMAN:
                 raise e.Conflict(e.NOT_COMPUTER_TURN, game_view(rec))
             seat = r.turn
-            view = SeatView.of(r, seat)
-            # Server-side randomness only: the secret seed never leaves, and the version makes
-            # each decision's rng distinct and replayable.
             try:
-                move = await self.thinker.choose(rec.level, view, f"{rec.seed}:{rec.version}")
+                move = await self.decide(rec, seat)
                 r.play(move, seat=seat)
             except Exception as exc:
                 # The player's fault, not the client's: say so, and store nothing.
                 raise e.Unavailable(e.COMPUTER_FAILED) from exc
-            _finish_if_over(rec.match)
+            finish_if_over(rec.match)
             return self._save(rec)
 
     async def next_round(self, game_id: str, version: int) -> GameView:
@@ -150,17 +163,42 @@ class GameService:
             return self._save(rec)
 
 
-def _parse_move(req: MoveIn) -> tuple[Card, frozenset[Card]]:
+def parse_move(card_code: str, capture_codes: list[str]) -> tuple[Card, frozenset[Card]]:
     """The played card and the capture; 422 for what the schema forbids (the request model
     already holds the card codes to the deck's, so the first refusal is a second line)."""
     try:
-        card = Card.parse(req.card)
-        capture = [Card.parse(c) for c in req.capture]
+        card = Card.parse(card_code)
+        capture = [Card.parse(c) for c in capture_codes]
     except InvalidCardError:
         raise e.Malformed(e.INVALID_CARD) from None
     if len(set(capture)) != len(capture):  # the schema's uniqueItems
         raise e.Malformed(e.INVALID_MOVE)
     return card, frozenset(capture)
+
+
+def play_card(rec: GameRecord, seat: int, card: Card, capture: frozenset[Card]) -> None:
+    """``seat`` plays ``card`` taking ``capture``; a 409 (without a view: the caller adds the
+    one for its viewer) when the match, the round, the turn or the rules do not allow it."""
+    if rec.match.winner is not None:
+        raise e.Conflict(e.MATCH_OVER)
+    r = rec.match.round
+    if r.is_over:
+        raise e.Conflict(e.ROUND_OVER)
+    try:
+        # Taking the card one plays is well-formed JSON the schema cannot rule out, and never
+        # legal: refused like any other illegal move, not as malformed.
+        move = Move(card, capture)
+    except InvalidMoveError:
+        raise e.Conflict(e.ILLEGAL_MOVE) from None
+    try:
+        r.play(move, seat=seat)
+    except OutOfTurnError:
+        raise e.Conflict(e.NOT_YOUR_TURN) from None
+    except RoundOverError:
+        raise e.Conflict(e.ROUND_OVER) from None
+    except IllegalMoveError:
+        raise e.Conflict(e.ILLEGAL_MOVE) from None
+    finish_if_over(rec.match)
 
 
 def _check_playing(rec: GameRecord) -> None:
@@ -170,7 +208,7 @@ def _check_playing(rec: GameRecord) -> None:
         raise e.Conflict(e.ROUND_OVER, game_view(rec))
 
 
-def _finish_if_over(match: Match) -> None:
+def finish_if_over(match: Match) -> None:
     # Score a finished round at once, so its summary and the match score show straight away.
     if match.round.is_over:
         match.finish_round()

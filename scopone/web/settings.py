@@ -43,6 +43,12 @@ class Settings:
     ai_processes: bool = True
     ai_workers: int = 2  # processes (or threads) for Hard; Easy and Normal get their own one
     max_body_bytes: int = 16 * 1024
+    # Seconds between two cards the server plays at a table with friends (SPEC §6: people
+    # follow the computers' cards at about this pace).
+    table_pace: float = 0.7
+    # An event stream ends after this long and the browser reconnects (Last-Event-ID): no
+    # connection outlives a proxy's timeout, and a process being replaced sheds its streams.
+    events_max_seconds: float = 300.0
     workers: int = 1  # server processes (`serve --workers N`), each with its own thinkers
     # Finished matches are removed this many hours after their last change, any game after
     # idle_hours untouched (abandoned); 0 keeps them forever.
@@ -76,7 +82,8 @@ class Settings:
         casts: dict[str, Any] = {
             "db_path": Path, "database_url": str, "host": str, "port": int,
             "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
-            "max_body_bytes": int, "workers": int, "finished_hours": float,
+            "max_body_bytes": int, "table_pace": float,
+            "events_max_seconds": float, "workers": int, "finished_hours": float,
             "idle_hours": float,
             "static_dir": Path, "templates_dir": Path,
         }

@@ -1,8 +1,9 @@
-"""Engine state to the JSON schemas, as seat 0 sees it: the only place a game becomes a view."""
+"""Engine state to the JSON schemas, as one seat sees it: the only place a game becomes a view."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..engine import Card, Match, Move, Round, RoundScore
 from .schemas import (
@@ -29,16 +30,18 @@ def codes(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in sorted(cards)]
 
 
-def status_of(match: Match) -> Status:
+def status_of(match: Match, seat: int | None = HUMAN, other: str = "computer_turn") -> Status:
+    """The match's status for ``seat``: ``other`` when another seat (or, for a spectator, any
+    seat) is to play."""
     if match.winner is not None:
         return "match_over"
     if match.round.is_over:
         return "round_over"
-    return "your_turn" if match.round.turn == HUMAN else "computer_turn"
+    return "your_turn" if match.round.turn == seat else other  # type: ignore[return-value]
 
 
-def _legal(round_: Round) -> list[MoveOut]:
-    if round_.is_over or round_.turn != HUMAN:
+def _legal(round_: Round, seat: int | None) -> list[MoveOut]:
+    if seat is None or round_.is_over or round_.turn != seat:
         return []
     return [_move_out(m) for m in round_.legal_moves()]
 
@@ -81,32 +84,37 @@ def round_summaries(match: Match) -> list[RoundSummaryOut]:
     return out
 
 
-def game_view(rec: GameRecord) -> GameView:
-    """The game as seat 0 sees it: its own hand and what is public, nothing else."""
+def view_for(rec: GameRecord, seat: int | None, other: str = "computer_turn") -> dict[str, Any]:
+    """The game as ``seat`` sees it (None: a spectator, who has no hand): its own hand and its
+    legal moves, and what is public, nothing else. The fields every game view shares."""
     m = rec.match
     r = m.round
     over = r.is_over
-    return GameView(
-        id=rec.id,
-        version=rec.version,
-        status=status_of(m),
-        level=rec.level,  # type: ignore[arg-type]  # stored values are checked on the way in
-        rules=RulesOut(variant=m.rules.variant, napola=m.rules.napola, target=m.rules.target),
-        round_number=m.round_number,
-        turn=None if over else r.turn,
-        dealer=r.dealer,
-        hand=codes(r.hand(HUMAN)),
-        hand_counts=[len(h) for h in r.hands],
-        table=codes(r.table_cards),
-        history=[
+    return {
+        "version": rec.version,
+        "status": status_of(m, seat, other),
+        "level": rec.level,  # stored values are checked on the way in
+        "rules": RulesOut(variant=m.rules.variant, napola=m.rules.napola, target=m.rules.target),
+        "round_number": m.round_number,
+        "turn": None if over else r.turn,
+        "dealer": r.dealer,
+        "hand": [] if seat is None else codes(r.hand(seat)),
+        "hand_counts": [len(h) for h in r.hands],
+        "table": codes(r.table_cards),
+        "history": [
             PlayOut(seat=p.seat, card=str(p.card), capture=codes(p.capture), scopa=p.scopa)
             for p in (r.history or [])
         ],
-        legal=_legal(r),
-        piles=[codes(r.pile(0)), codes(r.pile(1))],
-        scope=list(r.scope),
-        last_taker=r.last_taker if r.last_taker >= 0 else None,
-        score=list(m.scores),
-        rounds=round_summaries(m),
-        winner=None if m.winner is None else ("A" if m.winner == 0 else "B"),
-    )
+        "legal": _legal(r, seat),
+        "piles": [codes(r.pile(0)), codes(r.pile(1))],
+        "scope": list(r.scope),
+        "last_taker": r.last_taker if r.last_taker >= 0 else None,
+        "score": list(m.scores),
+        "rounds": round_summaries(m),
+        "winner": None if m.winner is None else ("A" if m.winner == 0 else "B"),
+    }
+
+
+def game_view(rec: GameRecord) -> GameView:
+    """The single-player game as seat 0 sees it (the /api/games view)."""
+    return GameView(id=rec.id, **view_for(rec, HUMAN))

@@ -2,20 +2,16 @@
 
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
-import { LANGS, browserLang, cardList, cardName, seatName, t } from './i18n.js';
-import { flyer, glide, rectOf, scopaBanner, send, sleep } from './motion.js';
+import { labelFriends, openFriends } from './friends.js';
+import { bindHands, handKey } from './hands.js';
+import { LANGS, browserLang } from './i18n.js';
+import { sleep } from './motion.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
-import { current, cycle, pickCard, pickTable } from './select.js';
+import { paceOf, showPlay as show } from './show.js';
 import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
 const STORE_PREFS = 'scopone.prefs';
-// Milliseconds for each step of a play: a computer "thinks", the card flies to the table,
-// rests there with what it takes, then everything sweeps to the pile (about 0.7 s a card).
-const PACE = {
-  normal: { think: 220, fly: 300, hold: 200, sweep: 240, end: 700, banner: 1100 },
-  fast: { think: 0, fly: 90, hold: 40, sweep: 70, end: 150, banner: 500 },
-};
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,76 +48,15 @@ function savePrefs() {
   localStorage.setItem(STORE_PREFS, JSON.stringify(state.prefs));
 }
 
-const tr = (key, params) => t(state.prefs.lang, key, params);
-const renderNow = () => paint(state);
+const renderNow = () => {
+  paint(state);
+  labelFriends(state.prefs.lang);
+};
 
 // ----- showing a play ----------------------------------------------------------------------
 
-function announce(play, after) {
-  if (play.seat === 0) return;
-  const { lang } = state.prefs;
-  const seat = seatName(lang, play.seat);
-  let text = play.capture.length
-    ? tr('takes', { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
-    : tr('plays', { seat, card: cardName(lang, play.card) });
-  if (play.scopa) text += ` ${tr('scopa')}`;
-  if (after.status === 'your_turn') text += ` ${tr('yourTurn')}`;
-  $('announce').textContent = text;
-}
-
-/** Shows the move that turned `before` into `after`, one card, at a pace a person can follow. */
-async function showPlay(before, after) {
-  const fresh = after.round_number === before.round_number && after.history.length > before.history.length;
-  if (!fresh) {
-    adopt(after);
-    return;
-  }
-  if (state.view && state.view.id !== after.id) return; // a match already left
-  const play = after.history[after.history.length - 1];
-  const pace = PACE[state.prefs.speed] || PACE.normal;
-  announce(play, after);
-  const from = play.seat === 0
-    ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
-    : rectOf($(`seat-${play.seat}`).querySelector('.backs'));
-  if (play.capture.length === 0) {
-    state.hiddenTable = new Set([play.card]);
-    adopt(after, false);
-    const spot = $('table-cards').querySelector(`[data-code="${play.card}"]`);
-    const to = rectOf(spot);
-    if (to) {
-      const el = flyer(play.card, to, state.prefs.design, state.prefs.lang);
-      await glide(el, from, to, pace.fly);
-      el.remove();
-    }
-    state.hiddenTable = new Set();
-    renderNow();
-  } else {
-    const targets = play.capture.map((c) => $('table-cards').querySelector(`[data-code="${c}"]`));
-    const first = rectOf(targets[0]) || rectOf($('table-cards'));
-    const land = { left: first.left + first.width * 0.25, top: first.top + first.height * 0.2, width: first.width, height: first.height };
-    const handCard = play.seat === 0 ? $('hand').querySelector(`[data-code="${play.card}"]`) : null;
-    if (handCard) handCard.classList.add('leaving');
-    const card = flyer(play.card, land, state.prefs.design, state.prefs.lang);
-    await glide(card, from, land, pace.fly);
-    for (const el of targets) if (el) el.classList.add('taken');
-    if (play.scopa) scopaBanner(tr('scopa'), pace.banner);
-    await sleep(pace.hold);
-    const clones = targets.map((el, i) => (el ? [flyer(play.capture[i], rectOf(el), state.prefs.design, state.prefs.lang), rectOf(el)] : null)).filter(Boolean);
-    adopt(after, false);
-    const pile = rectOf($(`pile-${play.seat % 2}`).querySelector('.pile-stack'));
-    const moves = [[card, land], ...clones].map(([el, r]) => send(el, r, pile, pace.sweep, true));
-    await Promise.all(moves);
-    card.remove();
-    for (const [el] of clones) el.remove();
-  }
-  if (isOver(after)) {
-    await sleep(pace.end);
-    if (state.view === after) {
-      state.summaryOpen = true;
-      renderNow();
-    }
-  }
-}
+/** Shows the move that turned `before` into `after` (show.js). */
+const showPlay = (before, after) => show(state, before, after, { adopt, paint: renderNow });
 
 // ----- talking to the server ------------------------------------------------------------------
 
@@ -172,7 +107,7 @@ async function drive() {
   try {
     while (state.view && state.view.status === 'computer_turn' && !state.error) {
       const before = state.view;
-      const pace = PACE[state.prefs.speed] || PACE.normal;
+      const pace = paceOf(state);
       state.thinking = before.turn;
       renderNow();
       await sleep(pace.think);
@@ -288,24 +223,8 @@ function canChoose() {
   return state.view && state.view.status === 'your_turn' && !state.busy;
 }
 
-function choose(result) {
-  state.sel = result.sel;
-  if (result.move) playMove(result.move);
-  else renderNow();
-}
-
-function onHandClick(event) {
-  const button = event.target.closest('.card');
-  if (!button || !canChoose()) return;
-  // detail 0: a keyboard activation of the focused card, which selects it like a number key.
-  choose(pickCard(state.sel, state.view.legal, button.dataset.code, event.detail === 0));
-}
-
-function onTableClick(event) {
-  const button = event.target.closest('.card');
-  if (!button || !state.sel || !canChoose()) return;
-  choose(pickTable(state.sel, button.dataset.code));
-}
+// What the shared card input (hands.js) needs from this page.
+const hands = { canChoose, playMove, paint: renderNow };
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -325,22 +244,11 @@ function onKey(event) {
   if (key === 'n' || key === 'N') newMatch();
   else if (key === 'l' || key === 'L') cycleLevel();
   else if (key === 'd' || key === 'D') cycleDesign();
-  else if (key === 'Escape') {
-    if (state.settingsOpen) state.settingsOpen = false;
-    state.sel = null;
-    renderNow();
-  } else if (/^[0-9]$/.test(key)) {
-    const index = key === '0' ? 9 : Number(key) - 1;
-    const card = state.view && state.view.hand[index];
-    if (card && canChoose()) choose(pickCard(state.sel, state.view.legal, card, true));
-  } else if (key.startsWith('Arrow') && state.sel) {
-    event.preventDefault();
-    state.sel = cycle(state.sel, key === 'ArrowLeft' || key === 'ArrowUp' ? -1 : 1);
-    renderNow();
-  } else if (key === 'Enter' && state.sel && canChoose()) {
-    event.preventDefault();
-    playMove(current(state.sel));
-  } else return;
+  else {
+    if (key === 'Escape') state.settingsOpen = false;
+    handKey(state, hands, event);
+    return;
+  }
   document.body.classList.add('keys');
 }
 
@@ -359,10 +267,10 @@ function setLang(lang) {
 
 function bind() {
   const unbind = [
-    on($('hand'), 'click', onHandClick),
-    on($('table-cards'), 'click', onTableClick),
+    bindHands(state, hands),
     on(document, 'keydown', onKey),
     on($('btn-new'), 'click', () => newMatch()),
+    on($('btn-friends'), 'click', () => openFriends(state.prefs)),
     on($('btn-level'), 'click', () => cycleLevel()),
     on($('btn-napola'), 'click', () => {
       state.prefs.napola = !state.prefs.napola;

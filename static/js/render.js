@@ -33,6 +33,16 @@ function backs(state, n, cls) {
   return html;
 }
 
+/** A seat's name: the page's own (a table of friends names its people), else "Partner" etc. */
+function seatLabel(state, seat) {
+  return state.seatLabel ? state.seatLabel(seat) : seatName(state.prefs.lang, seat);
+}
+
+/** A pair's name: "We"/"They" for a player, the page's own for a spectator. */
+function pairLabel(state, pair) {
+  return state.pairNames ? state.pairNames[pair] : tr(pair === 0 ? 'pairA' : 'pairB');
+}
+
 export function isOver(view) {
   return view.status === 'round_over' || view.status === 'match_over';
 }
@@ -92,14 +102,14 @@ function renderSeats(state, view) {
     const n = view ? view.hand_counts[seat] : 0;
     box.classList.toggle('thinking', state.thinking === seat);
     box.classList.toggle('to-play', Boolean(view) && view.turn === seat);
-    box.setAttribute('aria-label', tr('seatCards', { seat: seatName(state.prefs.lang, seat), n }));
+    box.setAttribute('aria-label', tr('seatCards', { seat: seatLabel(state, seat), n }));
     const dealer = view && view.dealer === seat ? ` <span class="dealer" title="${esc(tr('dealer'))}">●</span>` : '';
-    setHtml(box, `<div class="seat-name">${esc(seatName(state.prefs.lang, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
+    setHtml(box, `<div class="seat-name">${esc(seatLabel(state, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
       <div class="backs" aria-hidden="true">${backs(state, n, 'mini')}</div>
       <div class="count" aria-hidden="true">${n}</div>`);
   }
   const me = $('seat-0-name');
-  me.textContent = seatName(state.prefs.lang, 0) + (view && view.dealer === 0 ? ' ●' : '');
+  me.textContent = seatLabel(state, 0) + (view && view.dealer === 0 ? ' ●' : '');
   $('seat-0').classList.toggle('to-play', Boolean(view) && view.turn === 0);
 }
 
@@ -125,7 +135,7 @@ function renderPiles(state, view) {
   for (const pair of [0, 1]) {
     const pile = view ? view.piles[pair] : [];
     const scope = view ? view.history.filter((p) => p.scopa && p.seat % 2 === pair).map((p) => p.card) : [];
-    const name = tr(pair === 0 ? 'pairA' : 'pairB');
+    const name = pairLabel(state, pair);
     const box = $(`pile-${pair}`);
     box.setAttribute('aria-label', tr('pile', { pair: name, n: pile.length, s: scope.length }));
     // The traditional way: each scopa card lies face up across the pile, sticking out.
@@ -165,8 +175,8 @@ function renderStatus(state, view) {
   else if (view.status === 'your_turn') {
     if (state.sel) text = state.sel.viaKeys ? tr('chooseKeys') : tr('chooseCapture');
     else text = tr('yourTurn');
-  } else if (view.status === 'computer_turn') {
-    const seat = seatName(state.prefs.lang, view.turn);
+  } else if (view.status === 'computer_turn' || view.status === 'their_turn') {
+    const seat = seatLabel(state, view.turn);
     text = state.thinking === view.turn ? tr('thinking', { seat }) : tr('waiting', { seat });
   } else if (view.status === 'round_over') text = tr('roundOver');
   else text = tr('matchOver');
@@ -200,7 +210,7 @@ function renderSummary(state, view) {
   box.innerHTML = `<div class="summary-panel">
     <h2 id="summary-title">${esc(tr('roundTitle', { n: r.number }))}</h2>
     <table class="breakdown">
-      <thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(tr('pairA'))}</th><th scope="col">${esc(tr('pairB'))}</th></tr></thead>
+      <thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(pairLabel(state, 0))}</th><th scope="col">${esc(pairLabel(state, 1))}</th></tr></thead>
       <tbody>${body}</tbody>
       <tfoot>
         <tr class="round-points"><th scope="row">${esc(tr('roundPoints'))}</th><td id="round-a">${r.points[0]}</td><td id="round-b">${r.points[1]}</td></tr>
@@ -220,12 +230,11 @@ function renderError(state) {
   $('error-retry').textContent = tr('retry');
 }
 
-/** Writes the whole page from `state`; only what changed reaches the DOM. */
-export function renderNow(state) {
+/** Writes the board (seats, table, piles, hand, status, summary) from `state`: the part of the
+ * page that the solo game and a table with friends share. */
+export function renderBoard(state) {
   tr = (key, params) => t(state.prefs.lang, key, params);
   const view = state.view;
-  renderTexts(state);
-  renderBar(state, view);
   renderSeats(state, view);
   renderTable(state, view);
   renderPiles(state, view);
@@ -234,6 +243,15 @@ export function renderNow(state) {
   const wasOpen = !$('summary').hidden;
   if (!wasOpen || !state.summaryOpen) renderSummary(state, view);
   renderError(state);
+}
+
+/** Writes the whole page from `state`; only what changed reaches the DOM. */
+export function renderNow(state) {
+  tr = (key, params) => t(state.prefs.lang, key, params);
+  const view = state.view;
+  renderTexts(state);
+  renderBar(state, view);
+  renderBoard(state);
   document.body.dataset.design = state.prefs.design;
   document.body.dataset.status = view ? view.status : 'loading';
   document.body.dataset.speed = state.prefs.speed;

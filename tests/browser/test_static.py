@@ -13,8 +13,9 @@ PAGE_FILES = [*sorted((ROOT / "templates").rglob("*.html")),
 
 def test_the_page_files_exist() -> None:
     names = {p.name for p in PAGE_FILES}
-    assert {"index.html", "main.js", "render.js", "motion.js", "cards.js", "i18n.js",
-            "select.js", "api.js", "scopone.css"} <= names
+    assert {"index.html", "table.html", "main.js", "table.js", "push.js", "render.js",
+            "motion.js", "cards.js", "i18n.js", "select.js", "api.js", "scopone.css",
+            "tables.css"} <= names
 
 
 def test_no_inline_style_attributes_or_script_bodies() -> None:

@@ -1,0 +1,105 @@
+"""The server plays the computer seats of tables with friends (and an away person's cards).
+
+One driver per table across processes, by a lease kept in the table
+(``meta["table"]["lease"] = {"owner", "since"}``) and written with every card the driver plays,
+through the same version-checked update as every other change. The owner plays when a card is
+due; any other process that watches the table plays it only ``takeover`` seconds later, so a
+live owner is never raced, and a killed process's tables go on (its lease is taken over with the
+first card another process plays). Two processes acting at once cannot both succeed: the
+version decides, the loser drops its card.
+
+A process drives a table while it has one of its event streams open or has just changed it;
+Hard decides in the thinker's process pool, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from . import table as t
+from .service import play_card
+from .tables import TableService
+
+log = logging.getLogger(__name__)
+
+#: How long a driver waits when nothing is due before it looks again anyway.
+IDLE_SECONDS = 30.0
+
+
+class Driver:
+    def __init__(self, tables: TableService, pace: float, takeover: float) -> None:
+        self.tables = tables
+        self.games = tables.games
+        self.pace = pace
+        self.takeover = takeover
+        # How many event streams of a table this process has open (set by the app).
+        self.streams: Callable[[str], int] = lambda game_id: 0
+        self.owner = t.process_name()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.cards_played = 0
+
+    def kick(self, game_id: str) -> None:
+        """Something changed at (or someone watches) this table: drive it if not yet."""
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
+
+    def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+
+    def _watched_here(self, game_id: str) -> bool:
+        return self.streams(game_id) > 0
+
+    async def _run(self, game_id: str) -> None:
+        try:
+            async with self.tables.hub.watch(game_id, -1) as watch:
+                while True:
+                    rec = self.tables.record(game_id, None)  # read only: a cached copy
+                    table = t.table_of(rec) if rec is not None else None
+                    if rec is None or table is None:
+                        return
+                    due = t.next_due(rec, table, self.pace, self.pace)
+                    if due is None:
+                        if not self._watched_here(game_id):
+                            return
+                        await watch.changed(IDLE_SECONDS)
+                        continue
+                    when, seat = due
+                    lease = table.get("lease")
+                    if lease is not None and lease["owner"] != self.owner:
+                        when += self.takeover  # the owner first; us only if it is gone
+                    wait = when - time.time()
+                    if wait > 0:
+                        await watch.changed(wait)
+                        continue
+                    try:
+                        await self._play(game_id, rec.version, seat)
+                    except Exception:
+                        log.exception("the driver could not play a card")
+                        await watch.changed(1.0)
+        finally:
+            self._tasks.pop(game_id, None)
+
+    async def _play(self, game_id: str, version: int, seat: int) -> None:
+        """Decides for ``seat`` at ``version`` and stores the card if nothing changed since."""
+        rec = self.tables.store.load(game_id)
+        if rec is None or rec.version != version:
+            return
+        move = await self.games.decide(rec, seat)  # off the loop for Hard
+        async with self.games.locked(game_id):
+            rec = self.tables.store.load(game_id)
+            table = t.table_of(rec) if rec is not None else None
+            if rec is None or table is None or rec.version != version:
+                return  # a person played or the table changed meanwhile: look again
+            play_card(rec, seat, move.card, move.capture)
+            now = time.time()
+            if table["seats"][seat]["kind"] == "person":
+                table["seats"][seat]["away"] = True  # until they are back
+            table["turn_since"] = now
+            table["lease"] = {"owner": self.owner, "since": now}
+            if self.tables.commit(rec):
+                self.cards_played += 1

@@ -1,0 +1,118 @@
+"""The push channel of a table: server-sent events, one stream per viewer.
+
+Each event is ``id: <version>`` / ``event: table`` / ``data: <TableView for this viewer>``,
+built from the stored record for this viewer alone (the hub only says "version N exists"). A
+stream resumes after the version its browser last saw; a ``: ping`` comment every 15 s keeps
+proxies and phones from dropping an idle connection. A seat's open streams mark it connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from functools import partial
+
+import anyio
+from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
+
+from . import table as t
+from .table_views import table_view
+from .tables import TableService
+
+PING_SECONDS = 15.0
+#: A seat whose last stream closed is shown as gone only after this long: a reload or a
+#: reconnecting phone opens a new stream within it, and nobody sees a flicker.
+GONE_AFTER_SECONDS = 3.0
+
+
+class EventStream(StreamingResponse):
+    """``text/event-stream`` that notices a closed connection at once (listening for the
+    disconnect while streaming), not at the next write: presence depends on it. (Not FastAPI's
+    EventSourceResponse: as a route's response class it turns the route into a generator of
+    events, and this route must answer 403 or 404 as JSON before any stream begins.)"""
+
+    media_type = "text/event-stream"
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        with contextlib.suppress(OSError):
+            async with anyio.create_task_group() as group:
+                async def run_then_stop(func: partial[object]) -> None:
+                    await func()
+                    group.cancel_scope.cancel()
+
+                group.start_soon(run_then_stop, partial(self.stream_response, send))
+                await run_then_stop(partial(self.listen_for_disconnect, receive))
+
+
+class Presence:
+    """This process's open streams per (game, seat); the store learns only the changes."""
+
+    def __init__(self, tables: TableService, process: str) -> None:
+        self.tables = tables
+        self.process = process  # this process's name in the seats' ``streams``
+        self.open: Counter[tuple[str, int]] = Counter()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def streams(self, game_id: str) -> int:
+        return sum(n for (gid, _), n in self.open.items() if gid == game_id)
+
+    async def opened(self, game_id: str, seat: int) -> None:
+        self.open[(game_id, seat)] += 1
+        if self.open[(game_id, seat)] == 1:
+            await self.tables.set_connected(game_id, seat, self.process, True)
+
+    def closed(self, game_id: str, seat: int) -> None:
+        key = (game_id, seat)
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+            task = asyncio.get_running_loop().create_task(self._gone_later(game_id, seat))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _gone_later(self, game_id: str, seat: int) -> None:
+        await asyncio.sleep(GONE_AFTER_SECONDS)
+        if self.open[(game_id, seat)] == 0:
+            self.open.pop((game_id, seat), None)
+            await self.tables.set_connected(game_id, seat, self.process, False)
+
+
+async def table_events(tables: TableService, presence: Presence, game_id: str,
+                       seat: int | None, token: str | None,
+                       after: int, max_seconds: float) -> AsyncIterator[bytes]:
+    """The stream of one viewer: every version newer than ``after``, as that viewer sees it
+    (several quick versions may arrive as the newest one: each event is the whole view), for
+    ``max_seconds`` (then the client reconnects: no connection lives forever behind a proxy)."""
+    digest = t.token_hash(token) if token is not None else None
+    # A viewer is reason enough to drive the table here (after a restart, the first stream
+    # that comes back is what gets the computers playing again).
+    tables.on_change(game_id)
+    if seat is not None:
+        await presence.opened(game_id, seat)
+    try:
+        async with tables.hub.watch(game_id, after) as watch:
+            sent = after
+            end = time.monotonic() + max_seconds
+            known: int | None = None  # first the store's version, then the hub's news
+            while (left := end - time.monotonic()) > 0:
+                rec = tables.record(game_id, known)
+                table = t.table_of(rec) if rec is not None else None
+                if rec is None or table is None:
+                    return  # the table was swept away
+                if seat is not None and table["seats"][seat]["token"] != digest:
+                    return  # the seat went to the computer: this token opens nothing now
+                if rec.version > sent:
+                    view = table_view(rec, table, seat)
+                    yield (f"id: {rec.version}\nevent: table\n"
+                           f"data: {view.model_dump_json()}\n\n").encode()
+                    sent = rec.version
+                if not await watch.changed(min(PING_SECONDS, left)) and left > PING_SECONDS:
+                    yield b": ping\n\n"
+                known = max(watch.version, rec.version)
+    finally:
+        if seat is not None:
+            presence.closed(game_id, seat)

@@ -1,0 +1,187 @@
+"""The JSON API of tables with friends under ``/api/tables`` (notes/tables-contract.md).
+
+The invite code is in the path; a seat token only ever in ``Authorization: Bearer <token>``
+(URLs end up in logs and histories). Every answer is the table as the caller's seat sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, status
+
+from .errors import documented
+from .events import EventStream, Presence, table_events
+from .schemas import VersionIn
+from .schemas_tables import SeatIn, SeatTaken, TableCreate, TableMoveIn, TableView
+from .table import seat_of_token
+from .tables import TableService
+
+
+async def get_tables(request: Request) -> TableService:
+    tables: TableService = request.app.state.tables
+    return tables
+
+
+Tables = Annotated[TableService, Depends(get_tables)]
+Code = Annotated[str, Path(description="the table's invite code")]
+SeatNo = Annotated[int, Path(ge=0, le=3, description="seat 0-3 (pairs: 0+2 A, 1+3 B)")]
+# Optional in the schema: a missing token is the route's own 403, not a malformed request.
+Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The seat token of an ``Authorization: Bearer`` header; anything else in the header is
+    kept as a (wrong) token, so it gets 403 rather than passing as no token at all.
+
+    >>> bearer("Bearer abc"), bearer(None), bearer("Basic x")
+    ('abc', None, 'Basic x')
+    """
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else authorization
+
+
+def _answers(success: int, *errors: int) -> dict[int | str, dict[str, Any]]:
+    return {success: {"description": "the table as the caller's seat sees it"},
+            **documented(*errors)}
+
+
+def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``documented`` for a route whose success is not JSON: its errors still are (FastAPI
+    would give them the route's media type)."""
+    return {status: {"description": entry["description"], "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
+        for status, entry in documented(*statuses).items()}
+
+
+# 400 and 413 come from the body-limit middleware, in front of every route.
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=documented(400, 413))
+
+
+@router.post("", response_model=SeatTaken, status_code=status.HTTP_201_CREATED,
+             operation_id="create_table", responses=_answers(201, 422))
+async def create_table(req: TableCreate, tables: Tables) -> SeatTaken:
+    """A table in the lobby; its creator is the host at seat 0 (the token is only here)."""
+    return tables.create(req)
+
+
+@router.get("/{code}", response_model=TableView, operation_id="get_table",
+            responses=_answers(200, 403, 404))
+async def get_table(code: Code, tables: Tables,
+                    authorization: Authorization = None) -> TableView:
+    """The table for the token's seat; without a token the lobby or a spectator's view."""
+    return tables.get(code, bearer(authorization))
+
+
+@router.post("/{code}/seats/{seat}", response_model=SeatTaken,
+             status_code=status.HTTP_201_CREATED, operation_id="take_seat",
+             responses=_answers(201, 404, 409, 422, 503))
+async def take_seat(code: Code, seat: SeatNo, req: SeatIn, tables: Tables) -> SeatTaken:
+    """Sits down at a free seat in the lobby; the answer holds the seat's token."""
+    return await tables.sit(code, seat, req.name)
+
+
+@router.delete("/{code}/seats/{seat}", response_model=TableView, operation_id="leave_seat",
+               responses=_answers(200, 403, 404, 409, 422, 503))
+async def leave_seat(code: Code, seat: SeatNo, tables: Tables,
+                     authorization: Authorization = None) -> TableView:
+    """Stands up from the seat (its own token, lobby only; the host stays)."""
+    return await tables.leave(code, seat, bearer(authorization))
+
+
+@router.post("/{code}/start", response_model=TableView, operation_id="start_table",
+             responses=_answers(200, 403, 404, 409, 422))
+async def start_table(code: Code, req: VersionIn, tables: Tables,
+                      authorization: Authorization = None) -> TableView:
+    """The host starts the match; free seats become computers."""
+    return await tables.start(code, req.version, bearer(authorization))
+
+
+@router.post("/{code}/moves", response_model=TableView, operation_id="play_table_move",
+             responses=_answers(200, 403, 404, 409, 422))
+async def play_table_move(code: Code, req: TableMoveIn, tables: Tables,
+                          authorization: Authorization = None) -> TableView:
+    """The token's seat plays ``card`` taking ``capture``."""
+    return await tables.move(code, req, bearer(authorization))
+
+
+@router.post("/{code}/next-round", response_model=TableView, operation_id="table_next_round",
+             responses=_answers(200, 403, 404, 409, 422))
+async def table_next_round(code: Code, req: VersionIn, tables: Tables,
+                           authorization: Authorization = None) -> TableView:
+    """Any seated person deals the next round after the summary."""
+    return await tables.next_round(code, req.version, bearer(authorization))
+
+
+@router.post("/{code}/seats/{seat}/computer", response_model=TableView,
+             operation_id="seat_to_computer", responses=_answers(200, 403, 404, 409, 422))
+async def seat_to_computer(code: Code, seat: SeatNo, req: VersionIn, tables: Tables,
+                           authorization: Authorization = None) -> TableView:
+    """The host hands a person's seat to the computer from now on (the person loses it)."""
+    return await tables.to_computer(code, seat, req.version, bearer(authorization))
+
+
+@router.post("/{code}/rematch", response_model=TableView, operation_id="rematch",
+             responses=_answers(200, 403, 404, 409, 422))
+async def rematch(code: Code, req: VersionIn, tables: Tables,
+                  authorization: Authorization = None) -> TableView:
+    """The host starts a new match with the same seats once the match is over."""
+    return await tables.rematch(code, req.version, bearer(authorization))
+
+
+@router.post("/{code}/back", response_model=TableView, operation_id="back_at_table",
+             responses=_answers(200, 403, 404, 503))
+async def back_at_table(code: Code, tables: Tables,
+                        authorization: Authorization = None) -> TableView:
+    """The away person is back: the computer stops playing their cards."""
+    return await tables.back(code, bearer(authorization))
+
+
+#: One event as the OpenAPI document (before 3.2) describes the items of an event stream.
+EVENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "event", "data"],
+    "properties": {
+        "id": {"type": "string", "pattern": r"^\d+$"},  # the table's version
+        "event": {"type": "string", "enum": ["table"]},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "contentSchema": {"$ref": "#/components/schemas/TableView"}},
+    },
+}
+
+
+def _resume_from(last_event_id: str | None, after: int | None) -> int:
+    """The version a viewer has seen: ``Last-Event-ID`` (what a browser sends back; anything
+    that is not a version means nothing seen), else ``after``, else none (-1).
+
+    >>> _resume_from("12", None), _resume_from("x", 3), _resume_from(None, None)
+    (12, 3, -1)
+    """
+    if last_event_id is not None and last_event_id.strip().isdigit():
+        return min(int(last_event_id.strip()), 2**62)
+    return -1 if after is None else after
+
+
+@router.get("/{code}/events", operation_id="table_events", response_class=EventStream,
+            responses={200: {"description": "one event per version, for the caller's seat",
+                             "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}},
+                       **_json_errors(400, 403, 404, 413, 422)})
+async def events(request: Request, code: Code, tables: Tables,
+                 authorization: Authorization = None,
+                 last_event_id: Annotated[str | None, Header()] = None,
+                 after: Annotated[int | None, Query(ge=0)] = None) -> EventStream:
+    """Server-sent events: the table for this viewer at every new version (the first one at
+    once when newer than ``Last-Event-ID``/``after``), a ``: ping`` comment every 15 s. The
+    server ends a stream after a while (settings ``events_max_seconds``); the client
+    reconnects with ``Last-Event-ID`` and misses nothing."""
+    token = bearer(authorization)
+    rec, table = tables.load(code)
+    seat = seat_of_token(table, token)
+    presence: Presence = request.app.state.presence
+    max_seconds: float = request.app.state.settings.events_max_seconds
+    stream = table_events(tables, presence, rec.id, seat, token,
+                          _resume_from(last_event_id, after), max_seconds)
+    return EventStream(stream, headers={"Cache-Control": "no-store",
+                                        "X-Accel-Buffering": "no"})

@@ -1,0 +1,219 @@
+"""The rules of a table (SPEC §6), kept in the game record's ``meta["table"]``.
+
+One model: every game is a table of four seats. A table with friends has an invite code and a
+``meta["table"]`` entry; the single-player game (no code) is the table with one person at seat 0
+(its game id is that person's capability) and three computers, and carries no entry.
+
+What is stored per seat: ``kind`` (person, computer, free), ``name``, ``token`` (the sha256 of
+the seat token: the token itself is only ever in the answer that created it), ``away`` (the
+computer plays this person's cards until they are back), ``streams`` (the processes that have
+an event stream of the seat open), ``connected`` (any has) and ``gone_since`` (when the last
+closed). A process killed with streams open leaves its entry behind; the next presence change
+of the seat drops it when that process is known dead (same machine), else the seat counts as
+connected and only the away clock plays for it. The table keeps its ``host``, ``options``,
+``phase`` (lobby, playing), ``turn_since`` (when the last card was played or the round began:
+the away clock and the computers' pace count from it) and the driver's ``lease``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import socket
+import unicodedata
+from typing import Any
+
+from . import errors as e
+from .store import GameRecord
+
+SEATS = 4
+HOST = 0
+PAIRS = ("A", "B")
+MAX_NAME = 20
+
+
+def new_token() -> str:
+    """A seat token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def new_code() -> str:
+    """An invite code: 72 random bits in 12 URL-safe characters."""
+    return secrets.token_urlsafe(9)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(raw: str) -> str:
+    """The name as shown: trimmed, 1-20 characters, no control character; 422 otherwise.
+
+    >>> clean_name("  Anna ")
+    'Anna'
+    >>> clean_name("a\\x07b")
+    Traceback (most recent call last):
+    ...
+    scopone.web.errors.Malformed: invalid name
+    """
+    name = raw.strip()
+    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(c) == "Cc" for c in name):
+        raise e.Malformed(e.INVALID_NAME)
+    return name
+
+
+def _seat(kind: str = "free", name: str | None = None, token: str | None = None) -> dict[str, Any]:
+    return {"kind": kind, "name": name, "token": token, "away": False, "connected": False,
+            "streams": {}, "gone_since": None}
+
+
+def new_table(host_name: str, host_token: str, away_seconds: int | None,
+              hints: bool) -> dict[str, Any]:
+    """A table in the lobby with its host at seat 0 and three free seats."""
+    seats = [_seat("person", host_name, token_hash(host_token))] + [_seat() for _ in range(3)]
+    return {"seats": seats, "host": HOST, "phase": "lobby",
+            "options": {"away_seconds": away_seconds, "hints": hints},
+            "turn_since": 0.0, "lease": None}
+
+
+def table_of(rec: GameRecord) -> dict[str, Any] | None:
+    """The table with friends this record is, or None for a single-player game."""
+    if rec.code is None:
+        return None
+    table: dict[str, Any] = rec.meta["table"]
+    return table
+
+
+def is_friends_table(rec: GameRecord) -> bool:
+    return rec.code is not None
+
+
+def seat_of_token(table: dict[str, Any], token: str | None) -> int | None:
+    """The seat the token belongs to; None without a token; 403 for a token of no seat."""
+    if token is None:
+        return None
+    digest = token_hash(token)
+    for i, seat in enumerate(table["seats"]):
+        # Constant time, so the answer's timing says nothing about a stored hash.
+        if seat["token"] is not None and hmac.compare_digest(seat["token"], digest):
+            return i
+    raise e.Forbidden(e.WRONG_TOKEN)
+
+
+def phase_of(rec: GameRecord, table: dict[str, Any]) -> str:
+    if table["phase"] == "lobby":
+        return "lobby"
+    return "match_over" if rec.match.winner is not None else "playing"
+
+
+def sit(table: dict[str, Any], seat: int, name: str, token: str) -> None:
+    """A person takes a free seat in the lobby; 409 when it is taken or the table has left the
+    lobby or has no free seat."""
+    if table["phase"] != "lobby":
+        raise e.Conflict(e.TABLE_PLAYING)
+    if all(s["kind"] != "free" for s in table["seats"]):
+        raise e.Conflict(e.TABLE_FULL)
+    if table["seats"][seat]["kind"] != "free":
+        raise e.Conflict(e.SEAT_TAKEN)
+    table["seats"][seat] = _seat("person", name, token_hash(token))
+
+
+def leave(table: dict[str, Any], seat: int) -> None:
+    """The person at ``seat`` stands up (lobby only); the host stays (the table is theirs)."""
+    if table["phase"] != "lobby":
+        raise e.Conflict(e.NOT_IN_LOBBY)
+    if seat == table["host"]:
+        raise e.Conflict(e.HOST_SEAT)
+    table["seats"][seat] = _seat()
+
+
+def start(table: dict[str, Any], now: float) -> None:
+    """From the lobby to play: every free seat becomes a computer."""
+    if table["phase"] != "lobby":
+        raise e.Conflict(e.TABLE_PLAYING)
+    for i, s in enumerate(table["seats"]):
+        if s["kind"] == "free":
+            table["seats"][i] = _seat("computer")
+    table["phase"] = "playing"
+    table["turn_since"] = now
+
+
+def to_computer(table: dict[str, Any], seat: int) -> None:
+    """The host hands a person's seat to the computer: the person loses it (and its token)."""
+    if table["seats"][seat]["kind"] != "person":
+        raise e.Conflict(e.NOT_A_PERSON)
+    table["seats"][seat] = _seat("computer")
+
+
+def require_host(table: dict[str, Any], seat: int | None) -> int:
+    if seat is None:
+        raise e.Forbidden(e.TOKEN_REQUIRED)
+    if seat != table["host"]:
+        raise e.Forbidden(e.NOT_HOST)
+    return seat
+
+
+def require_seat(seat: int | None) -> int:
+    if seat is None:
+        raise e.Forbidden(e.TOKEN_REQUIRED)
+    return seat
+
+
+def back(table: dict[str, Any], seat: int) -> bool:
+    """The person at ``seat`` is back; whether that changed anything."""
+    s = table["seats"][seat]
+    if not s["away"]:
+        return False
+    s["away"] = False
+    return True
+
+
+def next_due(rec: GameRecord, table: dict[str, Any], pace: float,
+             gone_grace: float) -> tuple[float, int] | None:
+    """When the server is to play the next card and for which seat, or None when it waits
+    for nobody's card but a person's own (or nothing is to be played).
+
+    A computer's card, and an away person's, comes ``pace`` seconds after the last change of
+    the game; a person's after ``away_seconds`` of their turn, or at once (at the pace) when
+    their last stream closed ``gone_grace`` ago. A person who never opened a stream is only
+    timed by ``away_seconds``.
+    """
+    if table["phase"] != "playing":
+        return None
+    m = rec.match
+    if m.winner is not None or m.round.is_over:
+        return None
+    seat = m.round.turn
+    s = table["seats"][seat]
+    since = float(table["turn_since"])
+    if s["kind"] != "person" or s["away"]:
+        return since + pace, seat
+    times = []
+    if not s["connected"] and s["gone_since"] is not None:
+        times.append(max(since + pace, float(s["gone_since"]) + gone_grace))
+    if table["options"]["away_seconds"] is not None:
+        times.append(since + float(table["options"]["away_seconds"]))
+    return (min(times), seat) if times else None
+
+
+def process_name() -> str:
+    """This process as the driver's lease and the seats' ``streams`` name it."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def process_gone(name: str) -> bool:
+    """Whether a process named by ``process_name`` is known to be dead: it ran on this
+    machine and its pid is gone (another machine's processes are never judged from here)."""
+    host, _, rest = name.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False

@@ -1,0 +1,38 @@
+"""A table as one viewer sees it: a seat (its own hand, its legal moves) or nobody (the lobby,
+a spectator: no hand at all). Built from the stored record for each viewer, never shared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .schemas import RulesOut
+from .schemas_tables import OptionsOut, SeatOut, TableGameOut, TableView
+from .store import GameRecord
+from .table import PAIRS, phase_of
+from .views import view_for
+
+
+def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None) -> TableView:
+    m = rec.match
+    phase = phase_of(rec, table)
+    game = None
+    if phase != "lobby":
+        game = TableGameOut(seat=seat, **view_for(rec, seat, other="their_turn"))
+    return TableView(
+        code=rec.code or "",
+        version=rec.version,
+        phase=phase,  # type: ignore[arg-type]
+        you=seat,
+        host=table["host"],
+        options=OptionsOut(
+            level=rec.level,  # type: ignore[arg-type]
+            away_seconds=table["options"]["away_seconds"],
+            hints=table["options"]["hints"],
+            rules=RulesOut(variant=m.rules.variant, napola=m.rules.napola,
+                           target=m.rules.target)),
+        seats=[SeatOut(seat=i, pair=PAIRS[i % 2], kind=s["kind"], name=s["name"],
+                       connected=s["kind"] == "computer" or bool(s["connected"]),
+                       away=bool(s["away"]))
+               for i, s in enumerate(table["seats"])],
+        game=game,
+    )

@@ -1,0 +1,237 @@
+"""The operations on tables with friends: lock, load by code, check the seat token and the
+version, change the table (``scopone.web.table``) or the game (the seat-generic functions of
+``scopone.web.service``), store, and wake the driver. Each answer is the table as the caller's
+seat sees it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import Match, Rules
+from . import errors as e
+from . import table as t
+from .schemas_tables import SeatTaken, TableCreate, TableMoveIn, TableView
+from .service import GameService, parse_move, play_card
+from .store import GameRecord
+from .table_views import table_view
+
+#: Tables whose newest record this process keeps for its event streams.
+CACHED_TABLES = 2000
+
+#: Attempts at a change that takes no version (sitting down, standing up, coming back, presence)
+#: when other processes keep changing the table in between.
+RETRIES = 5
+
+Change = Callable[[GameRecord, dict[str, Any], int | None], None]
+
+
+class TableService:
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.store = games.store
+        self.hub = games.hub
+        # Set by the app: woken after every change so the computers play on (scopone.web.driver).
+        self.on_change: Callable[[str], None] = lambda game_id: None
+        # The newest record seen per table, so the streams of a table's viewers load it once
+        # per version (each still builds its own view from it). Never changed once here.
+        self._newest: dict[str, GameRecord] = {}
+
+    def _remember(self, rec: GameRecord) -> None:
+        old = self._newest.pop(rec.id, None)
+        self._newest[rec.id] = rec if old is None or old.version <= rec.version else old
+        if len(self._newest) > CACHED_TABLES:
+            del self._newest[next(iter(self._newest))]  # the least recently stored
+
+    def record(self, game_id: str, version: int | None) -> GameRecord | None:
+        """The table's record at ``version`` or newer (None: whatever the store holds now)."""
+        cached = self._newest.get(game_id)
+        if version is None:
+            version = self.store.version(game_id)
+            if version is None:
+                return None
+        if cached is not None and cached.version >= version:
+            return cached
+        rec = self.store.load(game_id)
+        if rec is not None:
+            self._remember(rec)
+        return rec
+
+    def commit(self, rec: GameRecord) -> bool:
+        """``GameService.commit``, and the record kept for the streams."""
+        if not self.games.commit(rec):
+            return False
+        self._remember(rec)
+        return True
+
+    # ----- reading ------------------------------------------------------------------------
+
+    def load(self, code: str) -> tuple[GameRecord, dict[str, Any]]:
+        rec = self.store.load_by_code(code) if 0 < len(code) <= 64 else None
+        table = t.table_of(rec) if rec is not None else None
+        if rec is None or table is None:
+            raise e.NotFound(e.TABLE_NOT_FOUND)
+        return rec, table
+
+    def get(self, code: str, token: str | None) -> TableView:
+        rec, table = self.load(code)
+        return table_view(rec, table, t.seat_of_token(table, token))
+
+    # ----- changing -----------------------------------------------------------------------
+
+    def create(self, req: TableCreate) -> SeatTaken:
+        name = t.clean_name(req.name)
+        rules = Rules(variant=req.variant, napola=req.napola, target=req.target)
+        # The deck's rng is seeded from the OS so no client can predict a deal.
+        match = Match(rules, random.Random(secrets.randbits(128)))
+        token = t.new_token()
+        meta = {"table": t.new_table(name, token, req.away_seconds, req.hints)}
+        rec = GameRecord.new(match, req.level, meta, t.new_code())
+        self.store.insert(rec)
+        return SeatTaken(seat=t.HOST, token=token, table=table_view(rec, meta["table"], t.HOST))
+
+    async def _change(self, code: str, token: str | None, version: int | None,
+                      change: Change, *, game_changed: bool = False) -> TableView:
+        """Applies ``change(rec, table, seat)`` for the token's seat and stores it. With a
+        ``version``, an older one gets 409; without, the change is retried on a fresh copy when
+        another process got there first."""
+        rec, _ = self.load(code)
+        async with self.games.locked(rec.id):
+            for _ in range(RETRIES):
+                rec, table = self.load(code)
+                seat = t.seat_of_token(table, token)
+                if version is not None and version != rec.version:
+                    raise e.Conflict(e.STALE_VERSION, table=table_view(rec, table, seat))
+                try:
+                    change(rec, table, seat)
+                except e.GameError as err:
+                    if err.status != 409:
+                        raise
+                    raise e.Conflict(err.detail, table=table_view(rec, table, seat)) from None
+                if game_changed:
+                    table["turn_since"] = time.time()
+                if self.commit(rec):
+                    self.on_change(rec.id)
+                    return table_view(rec, table, seat)
+                if version is not None:
+                    current, ctable = self.load(code)
+                    raise e.Conflict(e.STALE_VERSION, table=table_view(current, ctable, seat))
+        raise e.Unavailable(e.DATABASE_UNAVAILABLE)
+
+    async def sit(self, code: str, seat: int, name: str) -> SeatTaken:
+        clean = t.clean_name(name)
+        token = t.new_token()
+        view = await self._change(code, None, None,
+                                  lambda rec, table, _: t.sit(table, seat, clean, token))
+        # The answer is the table as the new seat sees it.
+        return SeatTaken(seat=seat, token=token, table=view.model_copy(update={"you": seat}))
+
+    async def leave(self, code: str, seat: int, token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            if t.require_seat(you) != seat:
+                raise e.Forbidden(e.WRONG_TOKEN)
+            t.leave(table, seat)
+
+        view = await self._change(code, token, None, change)
+        return view.model_copy(update={"you": None})
+
+    async def start(self, code: str, version: int, token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            t.require_host(table, you)
+            t.start(table, time.time())
+
+        return await self._change(code, token, version, change, game_changed=True)
+
+    async def move(self, code: str, req: TableMoveIn, token: str | None) -> TableView:
+        card, capture = parse_move(req.card, req.capture)
+
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            seat = t.require_seat(you)
+            if table["phase"] != "playing":
+                raise e.Conflict(e.TABLE_NOT_PLAYING)
+            play_card(rec, seat, card, capture)
+            table["seats"][seat]["away"] = False  # a move of one's own: back at the table
+
+        return await self._change(code, token, req.version, change, game_changed=True)
+
+    async def next_round(self, code: str, version: int, token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            t.require_seat(you)
+            if table["phase"] != "playing":
+                raise e.Conflict(e.TABLE_NOT_PLAYING)
+            if rec.match.winner is not None:
+                raise e.Conflict(e.MATCH_OVER)
+            if not rec.match.round.is_over:
+                raise e.Conflict(e.ROUND_NOT_OVER)
+            rec.match.next_round()
+
+        return await self._change(code, token, version, change, game_changed=True)
+
+    async def to_computer(self, code: str, seat: int, version: int,
+                          token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            t.require_host(table, you)
+            if seat == table["host"]:
+                raise e.Conflict(e.HOST_SEAT)
+            t.to_computer(table, seat)
+
+        return await self._change(code, token, version, change)
+
+    async def rematch(self, code: str, version: int, token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            t.require_host(table, you)
+            if table["phase"] != "playing" or rec.match.winner is None:
+                raise e.Conflict(e.TABLE_PLAYING if table["phase"] == "playing"
+                                 else e.TABLE_NOT_PLAYING)
+            rec.match = Match(rec.match.rules, random.Random(secrets.randbits(128)))
+
+        return await self._change(code, token, version, change, game_changed=True)
+
+    async def back(self, code: str, token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            t.back(table, t.require_seat(you))
+
+        rec, table = self.load(code)
+        seat = t.require_seat(t.seat_of_token(table, token))
+        if not table["seats"][seat]["away"]:
+            return table_view(rec, table, seat)  # nothing changes, so the version stays
+        return await self._change(code, token, None, change)
+
+    async def set_connected(self, game_id: str, seat: int, process: str,
+                            connected: bool) -> None:
+        """Stores whether ``process`` has a stream of ``seat`` open, when that changes; the
+        seat is connected while any process has one (a browser that reconnects to another
+        process is not lost when the first one notices the old connection closed). A new
+        version, so every viewer sees it: presence is part of the table's state."""
+        async with self.games.locked(game_id):
+            for _ in range(RETRIES):
+                rec = self.store.load(game_id)
+                table = t.table_of(rec) if rec is not None else None
+                if rec is None or table is None:
+                    return
+                s = table["seats"][seat]
+                streams: dict[str, bool] = s.setdefault("streams", {})
+                dead = [name for name in streams if name != process and t.process_gone(name)]
+                for name in dead:
+                    del streams[name]
+                if s["kind"] != "person" or (streams.get(process, False) == connected
+                                             and not dead):
+                    return
+                if connected:
+                    streams[process] = True
+                else:
+                    streams.pop(process, None)
+                was = bool(s["connected"])
+                s["connected"] = bool(streams)
+                if was and not s["connected"]:
+                    s["gone_since"] = time.time()
+                elif s["connected"]:
+                    s["gone_since"] = None
+                if self.commit(rec):
+                    self.on_change(rec.id)
+                    return
+                await asyncio.sleep(0)

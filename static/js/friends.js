@@ -1,0 +1,120 @@
+// "Play with friends" on the game page: a small form that creates a table and shows its link.
+
+import { LEVELS } from './render.js';
+import { t } from './i18n.js';
+import { tt } from './i18n-tables.js';
+import { saveSeat, tables } from './tables-api.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const STORE_NAME = 'scopone.name';
+
+function options(list, value) {
+  return list.map(([v, label]) => `<option value="${esc(v)}"${String(v) === String(value) ? ' selected' : ''}>${esc(label)}</option>`).join('');
+}
+
+/** The form, written in the page's language from the solo game's preferences. */
+function formHtml(prefs) {
+  const tr = (key, params) => tt(prefs.lang, key, params);
+  const name = localStorage.getItem(STORE_NAME) || '';
+  return `<div class="friends-panel">
+    <h2 id="friends-title">${esc(tr('friendsTitle'))}</h2>
+    <form id="friends-form">
+      <label><span>${esc(tr('yourName'))}</span> <input id="fr-name" maxlength="20" required autocomplete="nickname" value="${esc(name)}"></label>
+      <label><span>${esc(tr('level'))}</span> <select id="fr-level">${options(LEVELS.map((l) => [l, tr(l)]), prefs.level)}</select></label>
+      <label><span>${esc(tr('variant'))}</span> <select id="fr-variant">${options(['scientifico', 'classico'].map((v) => [v, tr(v)]), prefs.variant)}</select></label>
+      <label><span>${esc(tr('targetLabel'))}</span> <select id="fr-target">${options([11, 21, 31].map((n) => [n, String(n)]), prefs.target)}</select></label>
+      <label class="check"><input type="checkbox" id="fr-napola"${prefs.napola ? ' checked' : ''}> <span>${esc(tr('napola'))}</span></label>
+      <label><span>${esc(tr('awayLabel'))}</span> <select id="fr-away">${options([['30', tr('away30')], ['60', tr('away60')], ['120', tr('away120')], ['never', tr('awayNever')]], '60')}</select></label>
+      <p class="note">${esc(tr('awayNote'))}</p>
+      <label class="check"><input type="checkbox" id="fr-hints"> <span>${esc(tr('hintsLabel'))}</span></label>
+      <p class="note">${esc(tr('friendsNote'))}</p>
+      <p id="fr-problem" role="alert"></p>
+      <div class="row">
+        <button type="submit" class="primary" id="fr-create">${esc(tr('createTable'))}</button>
+        <button type="button" id="fr-close">${esc(tr('close'))}</button>
+      </div>
+    </form>
+    <div id="fr-done" hidden>
+      <label><span>${esc(tr('inviteLink'))}</span> <input id="fr-link" readonly></label>
+      <div class="row">
+        <button type="button" id="fr-copy">${esc(tr('copy'))}</button>
+        <a id="fr-open" class="button primary">${esc(tr('openTable'))}</a>
+        <button type="button" id="fr-close2">${esc(tr('close'))}</button>
+      </div>
+    </div>
+  </div>`;
+}
+
+/** The button's label in the page's language (the solo page's render does not know it). */
+export function labelFriends(lang) {
+  const button = $('btn-friends');
+  const text = tt(lang, 'playFriends');
+  if (button.textContent !== text) button.textContent = text;
+}
+
+function close() {
+  const box = $('friends');
+  box.hidden = true;
+  box.innerHTML = '';
+  $('btn-friends').focus();
+}
+
+/** Opens the form over the page; the solo game underneath is left as it is. */
+export function openFriends(prefs) {
+  const box = $('friends');
+  const tr = (key, params) => tt(prefs.lang, key, params);
+  box.innerHTML = formHtml(prefs);
+  box.hidden = false;
+  box.setAttribute('aria-labelledby', 'friends-title');
+  $('fr-name').focus();
+  const keys = (event) => {
+    if (event.key === 'Escape') close();
+    event.stopPropagation(); // the game's keys (N, L, D, 1–9) are not for this form
+  };
+  box.addEventListener('keydown', keys);
+  $('fr-close').addEventListener('click', close);
+  $('fr-close2').addEventListener('click', close);
+  $('friends-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = $('fr-name').value.trim();
+    if (!name || name.length > 20) {
+      $('fr-problem').textContent = tr('badName');
+      return;
+    }
+    localStorage.setItem(STORE_NAME, name);
+    const away = $('fr-away').value;
+    const body = {
+      name,
+      level: $('fr-level').value,
+      variant: $('fr-variant').value,
+      target: Number($('fr-target').value),
+      napola: $('fr-napola').checked,
+      away_seconds: away === 'never' ? null : Number(away),
+      hints: $('fr-hints').checked,
+    };
+    $('fr-create').disabled = true;
+    try {
+      const res = await tables.create(body);
+      saveSeat(res.table.code, res.seat, res.token);
+      const link = `${location.origin}/t/${encodeURIComponent(res.table.code)}`;
+      $('friends-form').hidden = true;
+      $('fr-done').hidden = false;
+      $('fr-link').value = link;
+      $('fr-open').href = link;
+      $('fr-link').select();
+      $('fr-copy').focus();
+    } catch (err) {
+      $('fr-problem').textContent = err.status === 422 ? tr('badName') : t(prefs.lang, 'error');
+      $('fr-create').disabled = false;
+    }
+  });
+  $('fr-copy').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText($('fr-link').value);
+      $('fr-copy').textContent = tr('copied');
+    } catch {
+      $('fr-link').select();
+    }
+  });
+}

@@ -1,0 +1,100 @@
+// Showing a play that the server reports: the card flies, takes, sweeps; screen readers hear it.
+
+import { cardList, cardName, seatName, t } from './i18n.js';
+import { flyer, glide, rectOf, scopaBanner, send, sleep } from './motion.js';
+import { isOver } from './render.js';
+
+// Milliseconds for each step of a play: a computer "thinks", the card flies to the table,
+// rests there with what it takes, then everything sweeps to the pile (about 0.7 s a card).
+export const PACE = {
+  normal: { think: 220, fly: 300, hold: 200, sweep: 240, end: 700, banner: 1100 },
+  fast: { think: 0, fly: 90, hold: 40, sweep: 70, end: 150, banner: 500 },
+};
+
+const $ = (id) => document.getElementById(id);
+
+export function paceOf(state) {
+  return PACE[state.prefs.speed] || PACE.normal;
+}
+
+/** Who played, in the page's words: a person's name at a table, else "Partner" and so on. */
+export function seatLabel(state, seat) {
+  return state.seatLabel ? state.seatLabel(seat) : seatName(state.prefs.lang, seat);
+}
+
+/** What a play says, for the live region and the list of last plays. */
+export function playText(state, play) {
+  const { lang } = state.prefs;
+  // Plain names here (a table's seats also say "host", "away"): the play is the news.
+  const seat = state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat);
+  let text = play.capture.length
+    ? t(lang, 'takes', { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
+    : t(lang, 'plays', { seat, card: cardName(lang, play.card) });
+  if (play.scopa) text += ` ${t(lang, 'scopa')}`;
+  return text;
+}
+
+function announce(state, play, after) {
+  if (play.seat === 0) return;
+  let text = playText(state, play);
+  if (after.status === 'your_turn') text += ` ${t(state.prefs.lang, 'yourTurn')}`;
+  $('announce').textContent = text;
+}
+
+/**
+ * Shows the move that turned `before` into `after`, one card, at a pace a person can follow;
+ * `adopt(view, openSummary)` makes a view the page's, `paint()` redraws it. A new round or a
+ * shorter history is adopted at once.
+ */
+export async function showPlay(state, before, after, { adopt, paint }) {
+  const fresh = after.round_number === before.round_number && after.history.length > before.history.length;
+  if (!fresh) {
+    adopt(after);
+    return;
+  }
+  if (state.view && state.view.id !== after.id) return; // a match already left
+  const play = after.history[after.history.length - 1];
+  const pace = paceOf(state);
+  announce(state, play, after);
+  const from = play.seat === 0
+    ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
+    : rectOf($(`seat-${play.seat}`).querySelector('.backs'));
+  if (play.capture.length === 0) {
+    state.hiddenTable = new Set([play.card]);
+    adopt(after, false);
+    const spot = $('table-cards').querySelector(`[data-code="${play.card}"]`);
+    const to = rectOf(spot);
+    if (to) {
+      const el = flyer(play.card, to, state.prefs.design, state.prefs.lang);
+      await glide(el, from, to, pace.fly);
+      el.remove();
+    }
+    state.hiddenTable = new Set();
+    paint();
+  } else {
+    const targets = play.capture.map((c) => $('table-cards').querySelector(`[data-code="${c}"]`));
+    const first = rectOf(targets[0]) || rectOf($('table-cards'));
+    const land = { left: first.left + first.width * 0.25, top: first.top + first.height * 0.2, width: first.width, height: first.height };
+    const handCard = play.seat === 0 ? $('hand').querySelector(`[data-code="${play.card}"]`) : null;
+    if (handCard) handCard.classList.add('leaving');
+    const card = flyer(play.card, land, state.prefs.design, state.prefs.lang);
+    await glide(card, from, land, pace.fly);
+    for (const el of targets) if (el) el.classList.add('taken');
+    if (play.scopa) scopaBanner(t(state.prefs.lang, 'scopa'), pace.banner);
+    await sleep(pace.hold);
+    const clones = targets.map((el, i) => (el ? [flyer(play.capture[i], rectOf(el), state.prefs.design, state.prefs.lang), rectOf(el)] : null)).filter(Boolean);
+    adopt(after, false);
+    const pile = rectOf($(`pile-${play.seat % 2}`).querySelector('.pile-stack'));
+    const moves = [[card, land], ...clones].map(([el, r]) => send(el, r, pile, pace.sweep, true));
+    await Promise.all(moves);
+    card.remove();
+    for (const [el] of clones) el.remove();
+  }
+  if (isOver(after)) {
+    await sleep(pace.end);
+    if (state.view === after) {
+      state.summaryOpen = true;
+      paint();
+    }
+  }
+}

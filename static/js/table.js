@@ -1,0 +1,502 @@
+// The page of a table with friends (/t/CODE): the lobby, then the game from the viewer's seat.
+// One state object; views come from the push stream and from the answers to our requests.
+
+import { DESIGNS, installSprite } from './cards.js';
+import { bindHands, handKey } from './hands.js';
+import { LANGS, LANG_NAMES, browserLang, t } from './i18n.js';
+import { tt } from './i18n-tables.js';
+import { renderLobby, seatWords } from './lobby.js';
+import { follow } from './push.js';
+import { isOver, renderBoard } from './render.js';
+import { seatAt, turnGame } from './seats.js';
+import { playText, showPlay } from './show.js';
+import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
+
+const STORE_PREFS = 'scopone.prefs';
+const STORE_NAME = 'scopone.name';
+const LAST_PLAYS = 6;
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const code = decodeURIComponent(location.pathname.split('/')[2] || '');
+
+const state = {
+  table: null, // the TableView as the server sent it to this viewer
+  view: null, // its game turned for the board (seats.js), or null in the lobby
+  mine: loadSeat(code), // {seat, token} while this browser holds a seat
+  sel: null,
+  prefs: loadPrefs(),
+  busy: false,
+  summaryOpen: false,
+  hiddenTable: new Set(),
+  error: null,
+  chosen: null, // the free seat picked in the lobby
+  conn: 'connecting',
+  missing: false, // no table at this code
+  notice: '',
+  backSent: false,
+  thinking: null,
+  seatLabel: (pos) => boardName(pos),
+  plainName: (pos) => plainName(pos),
+  pairNames: null,
+};
+
+function loadPrefs() {
+  const defaults = { design: 'classic', speed: 'normal', lang: browserLang(navigator.languages || [navigator.language]) };
+  try {
+    return { ...defaults, ...JSON.parse(localStorage.getItem(STORE_PREFS) || '{}') };
+  } catch {
+    return defaults;
+  }
+}
+
+function savePrefs() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(STORE_PREFS) || '{}');
+  } catch {
+    saved = {};
+  }
+  // The solo game's preferences live in the same place: only ours are written.
+  const { design, speed, lang } = state.prefs;
+  localStorage.setItem(STORE_PREFS, JSON.stringify({ ...saved, design, speed, lang }));
+}
+
+const tr = (key, params) => tt(state.prefs.lang, key, params);
+const me = () => (state.table && state.table.you !== null ? state.table.you : 0);
+const token = () => (state.mine ? state.mine.token : null);
+
+/** The name shown at board position `pos`: the person's name and how they are. */
+function boardName(pos) {
+  const tv = state.table;
+  if (!tv) return '';
+  return seatWords(state.prefs.lang, tv, tv.seats[seatAt(pos, me())]);
+}
+
+/** Just the name at board position `pos`: a person's, else "Computer". */
+function plainName(pos) {
+  const s = state.table.seats[seatAt(pos, me())];
+  return s.kind === 'person' ? s.name : tr('computer');
+}
+
+// ----- views from the server ------------------------------------------------------------------
+
+let pending = null; // the newest view not shown yet
+let showing = false;
+
+/** Takes a TableView: never an older one; shown in order, a single new play animated. */
+function receive(tv) {
+  // A view for another viewer than this browser is now is late news from before a sit-down
+  // or a leave (the stream follows the new viewer from its reconnection on).
+  if ((tv.you === null) !== !state.mine) return;
+  const last = pending || state.table;
+  if (last && tv.version < last.version) return;
+  if (last && tv.version === last.version && tv.you === last.you) return;
+  pending = tv;
+  if (!showing) drain();
+}
+
+async function drain() {
+  showing = true;
+  try {
+    while (pending) {
+      const tv = pending;
+      pending = null;
+      const before = state.view;
+      const seatChanged = !state.table || state.table.you !== tv.you || state.table.phase !== tv.phase;
+      const after = tv.game ? turnGame(tv.game, tv.you ?? 0, code) : null;
+      const adopt = (view, openSummary = true) => take(tv, view, openSummary);
+      if (before && after && !seatChanged && !pending && after.version !== before.version) {
+        await showPlay(state, before, after, { adopt, paint });
+      } else {
+        adopt(after);
+      }
+    }
+  } finally {
+    showing = false;
+  }
+}
+
+function take(tv, view, openSummary = true) {
+  const old = state.table;
+  state.table = tv;
+  if (!state.view || !view || state.view.version !== view.version) state.sel = null;
+  state.view = view;
+  state.error = null;
+  state.summaryOpen = Boolean(view) && openSummary && isOver(view);
+  if (tv.you !== null && !tv.seats[tv.you].away) state.backSent = false;
+  if (old && old.you !== null && tv.you !== null) comeBack();
+  paint();
+}
+
+/** An away person whose page is open and connected again is back (the server is told once). */
+function comeBack() {
+  const tv = state.table;
+  if (!tv || tv.you === null || !tv.seats[tv.you].away || state.backSent || state.conn !== 'open') return;
+  if (document.visibilityState !== 'visible') return;
+  state.backSent = true;
+  tables.back(code, token()).then(receiveMaybe, () => { state.backSent = false; });
+}
+
+function receiveMaybe(data) {
+  if (data && typeof data === 'object' && Array.isArray(data.seats)) receive(data);
+}
+
+/** A failed request: a 409 carries the current table; anything else shows a retry. */
+function failed(err) {
+  if (err && err.status === 409 && err.game && Array.isArray(err.game.seats)) {
+    receive(err.game);
+    return;
+  }
+  if (err && err.status === 403 && state.mine) {
+    forgetSeat(code);
+    state.mine = null;
+    state.notice = tr('seatLost');
+    stream.reconnect();
+  }
+  console.warn(err);
+  state.error = err;
+  paint();
+}
+
+// ----- actions ----------------------------------------------------------------------------------
+
+async function playMove(move) {
+  const tv = state.table;
+  if (!move || !canChoose()) return;
+  state.sel = null;
+  state.busy = true;
+  paint();
+  try {
+    receive(await tables.move(code, token(), tv.version, move));
+  } catch (err) {
+    failed(err);
+  } finally {
+    state.busy = false;
+    paint();
+  }
+}
+
+function canChoose() {
+  return Boolean(state.view) && state.view.status === 'your_turn' && !state.busy && Boolean(state.mine);
+}
+
+async function act(fn) {
+  try {
+    receiveMaybe(await fn());
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function sitDown(event) {
+  event.preventDefault();
+  const name = $('sit-name').value.trim();
+  const seat = state.chosen;
+  if (seat === null) return;
+  if (!name || name.length > 20) {
+    state.notice = tr('badName');
+    paint();
+    return;
+  }
+  localStorage.setItem(STORE_NAME, name);
+  try {
+    const res = await tables.sit(code, seat, name);
+    saveSeat(code, res.seat, res.token);
+    state.mine = { seat: res.seat, token: res.token };
+    state.chosen = null;
+    state.notice = '';
+    receive(res.table);
+    stream.reconnect(); // the stream now follows the seat, with its hand
+  } catch (err) {
+    if (err.status === 422) state.notice = tr('badName');
+    else if (err.status === 409) {
+      state.notice = tr('taken');
+      state.chosen = null;
+    } else failed(err);
+    paint();
+  }
+}
+
+function summaryAction() {
+  const view = state.view;
+  const tv = state.table;
+  if (!view || !tv || !state.mine) return;
+  if (view.status === 'round_over') act(() => tables.nextRound(code, token(), tv.version));
+  else if (view.status === 'match_over' && tv.you === tv.host) act(() => tables.rematch(code, token(), tv.version));
+}
+
+// ----- drawing ------------------------------------------------------------------------------------
+
+function paint() {
+  const tv = state.table;
+  const lang = state.prefs.lang;
+  document.documentElement.lang = lang;
+  document.title = `${t(lang, 'title')} · ${tr('lobbyTitle')}`;
+  for (const el of document.querySelectorAll('[data-i18n]')) {
+    const text = tr(el.dataset.i18n);
+    if (el.textContent !== text) el.textContent = text;
+  }
+  fillLang();
+  $('btn-design').textContent = `${t(lang, 'design')}: ${t(lang, state.prefs.design)}`;
+  $('connection').textContent = state.missing ? '' : tr({ open: 'connected', connecting: 'connecting', retrying: 'reconnecting' }[state.conn]);
+  document.body.dataset.connection = state.conn;
+  document.body.dataset.design = state.prefs.design;
+  document.body.dataset.speed = state.prefs.speed;
+  document.body.dataset.version = tv ? String(tv.version) : '0';
+  document.body.dataset.phase = state.missing ? 'missing' : (tv ? tv.phase : 'loading');
+  document.body.dataset.seat = tv && tv.you !== null ? String(tv.you) : '';
+  const playing = Boolean(tv) && tv.phase !== 'lobby' && Boolean(state.view);
+  $('lobby').hidden = !tv || playing;
+  $('board').hidden = !playing;
+  $('side').hidden = !playing;
+  $('keys-help').hidden = !playing || !state.mine;
+  if (state.missing) {
+    $('lobby').hidden = false;
+    $('lobby-note').textContent = tr('noTable');
+    $('sit-form').hidden = true;
+    return;
+  }
+  if (!tv) return;
+  if (!playing) {
+    renderLobby(lang, tv, state.chosen);
+    if (state.notice) $('lobby-note').textContent = state.notice;
+    $('invite-link').value = `${location.origin}/t/${code}`;
+    document.body.dataset.status = 'lobby';
+    return;
+  }
+  // A spectator sees pairs A and B; a player sees "We" and "They".
+  state.pairNames = tv.you === null ? ['A', 'B'].map((p) => tr('pairOf', { pair: p })) : null;
+  $('hand').setAttribute('aria-label', t(lang, 'hand'));
+  $('table').setAttribute('aria-label', t(lang, 'table'));
+  renderScore(tv);
+  renderBoard(state);
+  markSeats(tv);
+  renderSummaryExtras(tv);
+  renderLastPlays();
+  renderHost(tv);
+  speakTurn();
+  document.body.dataset.status = state.view.status;
+}
+
+function fillLang() {
+  const select = $('set-lang');
+  const html = LANGS.map((l) => `<option value="${l}">${esc(LANG_NAMES[l])}</option>`).join('');
+  if (select.dataset.html !== html) {
+    select.innerHTML = html;
+    select.dataset.html = html;
+  }
+  if (select !== document.activeElement) select.value = state.prefs.lang;
+}
+
+function renderScore(tv) {
+  const view = state.view;
+  const names = state.pairNames || [t(state.prefs.lang, 'pairA'), t(state.prefs.lang, 'pairB')];
+  $('score').innerHTML = `<span class="pair-a">${esc(names[0])} <b id="score-a">${view.score[0]}</b></span>
+    <span class="dash">–</span>
+    <span class="pair-b"><b id="score-b">${view.score[1]}</b> ${esc(names[1])}</span>
+    <span class="target">${esc(t(state.prefs.lang, 'target', { n: tv.options.rules.target }))}</span>`;
+}
+
+/** Who is a person, a computer, away or offline: classes on the seats, seen at a glance. */
+function markSeats(tv) {
+  for (let pos = 0; pos < 4; pos += 1) {
+    const s = tv.seats[seatAt(pos, me())];
+    const box = $(`seat-${pos}`);
+    box.dataset.kind = s.kind;
+    box.dataset.seat = String(s.seat);
+    box.classList.toggle('away', Boolean(s.away));
+    box.classList.toggle('offline', s.kind === 'person' && !s.connected && !s.away);
+  }
+}
+
+function renderSummaryExtras(tv) {
+  const go = $('summary-go');
+  if (!go || $('summary').hidden) return;
+  const view = state.view;
+  const host = tv.you !== null && tv.you === tv.host;
+  if (view.status === 'match_over') {
+    go.textContent = tr('rematch');
+    go.hidden = !host;
+    const winner = $('winner');
+    if (winner && tv.you === null) winner.textContent = tr('pairWins', { pair: tv.game.winner });
+    let wait = $('summary-wait');
+    if (!host && !wait) {
+      wait = document.createElement('p');
+      wait.id = 'summary-wait';
+      go.after(wait);
+    }
+    if (wait) wait.textContent = host ? '' : tr('waitRematch');
+  } else {
+    go.hidden = !state.mine;
+  }
+}
+
+function renderLastPlays() {
+  const view = state.view;
+  const plays = view.history.slice(-LAST_PLAYS).reverse();
+  const html = plays.length
+    ? plays.map((p) => `<li data-seat="${p.seat}">${esc(playText(state, p))}</li>`).join('')
+    : `<li class="none">${esc(tr('noPlays'))}</li>`;
+  const list = $('last-list');
+  if (list.dataset.html !== html) {
+    list.innerHTML = html;
+    list.dataset.html = html;
+  }
+  list.dataset.count = String(view.history.length);
+}
+
+function renderHost(tv) {
+  const host = tv.you !== null && tv.you === tv.host;
+  const people = host ? tv.seats.filter((s) => s.kind === 'person' && s.seat !== tv.you) : [];
+  $('host-panel').hidden = people.length === 0;
+  if (!people.length) return;
+  const html = people.map((s) => `<button type="button" class="to-computer" data-seat="${s.seat}">${esc(tr('toComputer', { name: s.name }))}</button>`).join('');
+  const box = $('host-seats');
+  if (box.dataset.html !== html) {
+    box.innerHTML = html;
+    box.dataset.html = html;
+  }
+}
+
+let spoken = '';
+/** The live region says whose turn it is, once per turn. */
+function speakTurn() {
+  const view = state.view;
+  if (!view || isOver(view)) return;
+  const key = `${view.round_number}:${view.history.length}:${view.turn}`;
+  if (key === spoken) return;
+  spoken = key;
+  const text = view.status === 'your_turn'
+    ? tr('yourTurnTable', { name: state.table.seats[state.table.you].name })
+    : tr('turnOf', { name: boardName(view.turn) });
+  $('turn-live').textContent = text;
+}
+
+// ----- input --------------------------------------------------------------------------------------
+
+const hands = { canChoose, playMove, paint };
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target && event.target.tagName;
+  if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') return;
+  comeBack();
+  if (state.summaryOpen && event.key === 'Enter' && !$('summary').hidden) {
+    event.preventDefault();
+    summaryAction();
+    return;
+  }
+  if (event.key === 'd' || event.key === 'D') cycleDesign();
+  else if (state.view) handKey(state, hands, event);
+}
+
+function cycleDesign() {
+  state.prefs.design = DESIGNS[(DESIGNS.indexOf(state.prefs.design) + 1) % DESIGNS.length];
+  savePrefs();
+  paint();
+}
+
+function bind() {
+  bindHands(state, hands);
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('pointerdown', () => comeBack());
+  $('btn-design').addEventListener('click', cycleDesign);
+  $('set-lang').addEventListener('change', (e) => {
+    state.prefs.lang = e.target.value;
+    savePrefs();
+    paint();
+  });
+  $('lobby-table').addEventListener('click', (event) => {
+    const button = event.target.closest('button.take');
+    if (!button) return;
+    state.chosen = Number(button.dataset.seat);
+    state.notice = '';
+    paint();
+    const input = $('sit-name');
+    if (!input.value) input.value = localStorage.getItem(STORE_NAME) || '';
+    input.focus();
+  });
+  $('sit-form').addEventListener('submit', sitDown);
+  $('btn-start').addEventListener('click', () => act(() => tables.start(code, token(), state.table.version)));
+  $('btn-leave').addEventListener('click', async () => {
+    const seat = state.mine && state.mine.seat;
+    if (seat === null || seat === undefined) return;
+    try {
+      await tables.leave(code, seat, token());
+    } catch (err) {
+      if (err.status !== 403 && err.status !== 404) return failed(err);
+    }
+    forgetSeat(code);
+    state.mine = null;
+    stream.reconnect();
+  });
+  $('btn-copy').addEventListener('click', copyLink);
+  $('host-seats').addEventListener('click', (event) => {
+    const button = event.target.closest('button.to-computer');
+    if (!button) return;
+    const seat = Number(button.dataset.seat);
+    act(() => tables.toComputer(code, token(), seat, state.table.version));
+  });
+  $('summary').addEventListener('click', (event) => {
+    if (event.target.closest('#summary-go')) summaryAction();
+  });
+  $('btn-cancel').addEventListener('click', () => {
+    state.sel = null;
+    paint();
+  });
+  $('error-retry').addEventListener('click', () => {
+    state.error = null;
+    stream.reconnect();
+    paint();
+  });
+}
+
+async function copyLink() {
+  const input = $('invite-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select(); // no clipboard permission: selected, ready for the person to copy
+    return;
+  }
+  $('btn-copy').textContent = tr('copied');
+}
+
+// ----- the push stream ------------------------------------------------------------------------------
+
+installSprite();
+bind();
+paint();
+
+const stream = follow(tables.events(code), {
+  token,
+  onEvent(ev) {
+    if (ev.event !== 'table') return;
+    try {
+      receive(JSON.parse(ev.data));
+    } catch (err) {
+      console.warn('a table event that is not JSON', err);
+    }
+  },
+  onState(conn) {
+    const wasOpen = state.conn === 'open';
+    state.conn = conn;
+    if (conn === 'open' && !wasOpen) comeBack();
+    paint();
+  },
+  onRefused(status) {
+    if (status === 403 && state.mine) {
+      // The token is no longer a seat here (handed to the computer): watch as a spectator.
+      forgetSeat(code);
+      state.mine = null;
+      state.notice = tr('seatLost');
+      return true;
+    }
+    state.missing = status === 404;
+    state.conn = 'open';
+    paint();
+    return false;
+  },
+});

@@ -1,0 +1,64 @@
+// The tables API (/work/notes/tables-contract.md) and the seat tokens this browser keeps.
+
+import { ApiError } from './api.js';
+
+const SEAT_KEY = 'scopone.seat.';
+
+/** This browser's seat at table `code`: `{seat, token}`, or null. Kept across tabs and reloads. */
+export function loadSeat(code) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SEAT_KEY + code) || 'null');
+    return saved && typeof saved.token === 'string' && Number.isInteger(saved.seat) ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(code, seat, token) {
+  localStorage.setItem(SEAT_KEY + code, JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(code) {
+  localStorage.removeItem(SEAT_KEY + code);
+}
+
+async function call(method, path, token, body) {
+  const init = { method, headers: { Accept: 'application/json' } };
+  // The token travels in the header only: URLs end up in logs and histories.
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && typeof data.detail === 'string' ? data.detail : res.statusText;
+    // A 409 carries the current table (or game) to resync from.
+    throw new ApiError(res.status, detail, data && (data.table || data.game));
+  }
+  return data;
+}
+
+const base = (code) => `/api/tables/${encodeURIComponent(code)}`;
+
+export const tables = {
+  create: (options) => call('POST', '/api/tables', null, options),
+  get: (code, token) => call('GET', base(code), token),
+  sit: (code, seat, name) => call('POST', `${base(code)}/seats/${seat}`, null, { name }),
+  leave: (code, seat, token) => call('DELETE', `${base(code)}/seats/${seat}`, token),
+  start: (code, token, version) => call('POST', `${base(code)}/start`, token, { version }),
+  move: (code, token, version, move) =>
+    call('POST', `${base(code)}/moves`, token, { version, card: move.card, capture: move.capture }),
+  nextRound: (code, token, version) => call('POST', `${base(code)}/next-round`, token, { version }),
+  toComputer: (code, token, seat, version) =>
+    call('POST', `${base(code)}/seats/${seat}/computer`, token, { version }),
+  rematch: (code, token, version) => call('POST', `${base(code)}/rematch`, token, { version }),
+  back: (code, token) => call('POST', `${base(code)}/back`, token),
+  events: (code) => `${base(code)}/events`,
+};

@@ -1,0 +1,92 @@
+"""When the server plays a card at a table (``scopone.web.table.next_due``), and names."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scopone.engine import Match, Rules
+from scopone.web import errors as e
+from scopone.web import table as t
+from scopone.web.store import GameRecord
+
+PACE = 0.7
+
+
+def _playing(away_seconds: int | None = 60) -> tuple[GameRecord, dict[str, Any]]:
+    table = t.new_table("Anna", t.new_token(), away_seconds, False)
+    rec = GameRecord.new(Match(Rules(), random.Random(3)), "easy", {"table": table}, "code")
+    t.sit(table, 2, "Carla", t.new_token())
+    t.start(table, now=100.0)
+    return rec, table
+
+
+def _turn_to(rec: GameRecord, seat: int) -> None:
+    r = rec.match.round
+    while r.turn != seat:
+        r.play(r.legal_moves()[0], seat=r.turn)
+
+
+def test_computers_play_at_the_pace_after_the_last_change() -> None:
+    rec, table = _playing()
+    _turn_to(rec, 1)
+    assert t.next_due(rec, table, PACE, PACE) == (100.0 + PACE, 1)
+
+
+def test_a_connected_person_is_waited_for_until_the_away_time() -> None:
+    rec, table = _playing(away_seconds=30)
+    _turn_to(rec, 0)
+    table["seats"][0]["connected"] = True
+    assert t.next_due(rec, table, PACE, PACE) == (130.0, 0)
+    table["options"]["away_seconds"] = None
+    assert t.next_due(rec, table, PACE, PACE) is None  # "never": only the person plays
+
+
+def test_a_person_whose_page_closed_is_played_for_soon_and_an_away_one_at_the_pace() -> None:
+    rec, table = _playing(away_seconds=None)
+    _turn_to(rec, 2)
+    seat = table["seats"][2]
+    seat["connected"], seat["gone_since"] = False, 105.0
+    assert t.next_due(rec, table, PACE, PACE) == (105.0 + PACE, 2)
+    seat["connected"], seat["gone_since"], seat["away"] = True, None, True
+    assert t.next_due(rec, table, PACE, PACE) == (100.0 + PACE, 2)
+
+
+def test_nothing_is_due_in_the_lobby_or_after_the_round() -> None:
+    rec, table = _playing()
+    table["phase"] = "lobby"
+    assert t.next_due(rec, table, PACE, PACE) is None
+    table["phase"] = "playing"
+    r = rec.match.round
+    while not r.is_over:
+        r.play(r.legal_moves()[0], seat=r.turn)
+    assert t.next_due(rec, table, PACE, PACE) is None
+
+
+def test_tokens_are_found_by_their_hash_only() -> None:
+    token = t.new_token()
+    table = t.new_table("Anna", token, 60, False)
+    assert t.seat_of_token(table, token) == 0 and t.seat_of_token(table, None) is None
+    assert token not in str(table)
+    with pytest.raises(e.Forbidden):
+        t.seat_of_token(table, token[:-1])
+
+
+@pytest.mark.parametrize("name", ["Anna", " Anna ", "x" * 20, "Zoë", "名前", "a b"])
+def test_good_names_are_kept_trimmed(name: str) -> None:
+    assert t.clean_name(name) == name.strip()
+
+
+def test_a_dead_process_on_this_machine_is_known_dead() -> None:
+    import subprocess
+    import sys
+
+    me = t.process_name()
+    assert not t.process_gone(me)
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    host = me.split(":")[0]
+    assert t.process_gone(f"{host}:{done.stdout.strip()}:abcd")
+    assert not t.process_gone(f"elsewhere.example:{done.stdout.strip()}:abcd")

@@ -1,0 +1,205 @@
+"""Every refusal of the tables contract: the status, the stable detail, and nothing changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .tables_live import auth
+
+
+def _table(api: Any, people: int = 4, start: bool = False) -> tuple[str, list[str]]:
+    r = api.client.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    assert r.status_code == 201, r.text
+    code, tokens = r.json()["table"]["code"], [r.json()["token"]]
+    for seat in range(1, people):
+        r = api.client.post(f"/api/tables/{code}/seats/{seat}", json={"name": f"P{seat}"})
+        assert r.status_code == 201, r.text
+        tokens.append(r.json()["token"])
+    if start:
+        r = api.client.post(f"/api/tables/{code}/start", json={"version": _view(api, code)[
+            "version"]}, headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+    return code, tokens
+
+
+def _view(api: Any, code: str, token: str | None = None) -> dict[str, Any]:
+    r = api.client.get(f"/api/tables/{code}", headers=auth(token))
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def _refused(r: Any, status: int, detail: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert r.json()["detail"] == detail
+    return dict(r.json())
+
+
+def test_an_unknown_table_is_404(api: Any) -> None:
+    c = api.client
+    for r in (c.get("/api/tables/nosuchcode00"),
+              c.get("/api/tables/nosuchcode00/events"),
+              c.post("/api/tables/nosuchcode00/seats/1", json={"name": "Bo"}),
+              c.delete("/api/tables/nosuchcode00/seats/1", headers=auth("x")),
+              c.post("/api/tables/nosuchcode00/start", json={"version": 0}, headers=auth("x")),
+              c.post("/api/tables/nosuchcode00/moves", json={"version": 0, "card": "7D"}),
+              c.post("/api/tables/nosuchcode00/next-round", json={"version": 0}),
+              c.post("/api/tables/nosuchcode00/rematch", json={"version": 0}),
+              c.post("/api/tables/nosuchcode00/back")):
+        _refused(r, 404, "table not found")
+
+
+def test_a_table_is_not_a_game_and_a_game_not_a_table(api: Any) -> None:
+    code, _ = _table(api, people=1)
+    gid = api.store.load_by_code(code).id
+    _refused(api.client.get(f"/api/games/{gid}"), 404, "game not found")
+    _refused(api.client.post(f"/api/games/{gid}/advance", json={"version": 0}), 404,
+             "game not found")
+    game = api.create()
+    _refused(api.client.get(f"/api/tables/{game['id']}"), 404, "table not found")
+
+
+def test_missing_or_wrong_tokens_are_403_and_change_nothing(api: Any) -> None:
+    code, tokens = _table(api, start=True)
+    before = _view(api, code)
+    v = before["version"]
+    turn = before["game"]["turn"]
+    legal = _view(api, code, tokens[turn])["game"]["legal"][0]
+    c = api.client
+    _refused(c.post(f"/api/tables/{code}/moves", json={"version": v, **legal}), 403,
+             "seat token required")
+    for bad in ("wrong", tokens[0] + "x", "Basic " + tokens[turn]):
+        headers = {"Authorization": bad} if bad.startswith("Basic") else auth(bad)
+        _refused(c.post(f"/api/tables/{code}/moves", json={"version": v, **legal},
+                        headers=headers), 403, "wrong seat token")
+        _refused(c.get(f"/api/tables/{code}", headers=headers), 403, "wrong seat token")
+        _refused(c.get(f"/api/tables/{code}/events", headers=headers), 403, "wrong seat token")
+    _refused(c.post(f"/api/tables/{code}/next-round", json={"version": v}), 403,
+             "seat token required")
+    _refused(c.post(f"/api/tables/{code}/back"), 403, "seat token required")
+    assert _view(api, code) == before
+
+
+def test_only_the_host_starts_hands_seats_and_rematches(api: Any) -> None:
+    code, tokens = _table(api, people=2)
+    before = _view(api, code)
+    c, v = api.client, before["version"]
+    _refused(c.post(f"/api/tables/{code}/start", json={"version": v}, headers=auth(tokens[1])),
+             403, "only the host can do this")
+    _refused(c.post(f"/api/tables/{code}/start", json={"version": v}), 403,
+             "seat token required")
+    _refused(c.post(f"/api/tables/{code}/seats/0/computer", json={"version": v},
+                    headers=auth(tokens[1])), 403, "only the host can do this")
+    _refused(c.post(f"/api/tables/{code}/rematch", json={"version": v},
+                    headers=auth(tokens[1])), 403, "only the host can do this")
+    assert _view(api, code) == before
+
+
+def test_seats_taken_full_and_playing_are_409(api: Any) -> None:
+    code, tokens = _table(api, people=2)
+    c = api.client
+    body = _refused(c.post(f"/api/tables/{code}/seats/1", json={"name": "Zed"}), 409,
+                    "seat taken")
+    assert body["table"]["seats"][1]["name"] == "P1" and body["table"]["you"] is None
+    _refused(c.post(f"/api/tables/{code}/seats/0", json={"name": "Zed"}), 409, "seat taken")
+    full, _ = _table(api, people=4)
+    _refused(c.post(f"/api/tables/{full}/seats/3", json={"name": "Zed"}), 409, "table is full")
+    v = _view(api, code)["version"]
+    assert c.post(f"/api/tables/{code}/start", json={"version": v},
+                  headers=auth(tokens[0])).status_code == 200
+    before = _view(api, code)
+    assert [s["kind"] for s in before["seats"]] == ["person", "person", "computer", "computer"]
+    _refused(c.post(f"/api/tables/{code}/seats/2", json={"name": "Zed"}), 409,
+             "table is already playing")
+    _refused(c.post(f"/api/tables/{code}/start", json={"version": before["version"]},
+                    headers=auth(tokens[0])), 409, "table is already playing")
+    _refused(c.delete(f"/api/tables/{code}/seats/1", headers=auth(tokens[1])), 409,
+             "table has left the lobby")
+
+
+def test_moves_out_of_turn_illegal_or_stale_are_409_with_the_callers_view(api: Any) -> None:
+    code, tokens = _table(api, start=True)
+    view = _view(api, code)
+    v, turn = view["version"], view["game"]["turn"]
+    other = (turn + 1) % 4
+    mine = _view(api, code, tokens[turn])["game"]
+    theirs = _view(api, code, tokens[other])["game"]
+    c = api.client
+    body = _refused(c.post(f"/api/tables/{code}/moves",
+                           json={"version": v, "card": theirs["hand"][0], "capture": []},
+                           headers=auth(tokens[other])), 409, "not your turn")
+    assert body["table"]["you"] == other and body["table"]["game"]["hand"] == theirs["hand"]
+    not_mine = next(f"{r}{s}" for r in range(1, 11) for s in "DCSB"
+                    if f"{r}{s}" not in mine["hand"])
+    _refused(c.post(f"/api/tables/{code}/moves",
+                    json={"version": v, "card": not_mine, "capture": []},
+                    headers=auth(tokens[turn])), 409, "illegal move")
+    body = _refused(c.post(f"/api/tables/{code}/moves", json={"version": v + 5,
+                                                             **mine["legal"][0]},
+                           headers=auth(tokens[turn])), 409, "stale version")
+    assert body["table"]["version"] == v and body["table"]["game"]["hand"] == mine["hand"]
+    _refused(c.post(f"/api/tables/{code}/next-round", json={"version": v},
+                    headers=auth(tokens[turn])), 409, "round is not over")
+    _refused(c.post(f"/api/tables/{code}/rematch", json={"version": v},
+                    headers=auth(tokens[0])), 409, "table is already playing")
+    assert _view(api, code) == view
+    r = c.post(f"/api/tables/{code}/moves", json={"version": v, **mine["legal"][0]},
+               headers=auth(tokens[turn]))
+    assert r.status_code == 200 and r.json()["version"] == v + 1
+    _refused(c.post(f"/api/tables/{code}/moves", json={"version": v, **mine["legal"][0]},
+                    headers=auth(tokens[(turn + 1) % 4])), 409, "stale version")
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "a\x00b", "a\nb", "a\x7fb", "a\x85b",
+                                  " \t ", "Anna\x1b[31m"])
+def test_bad_names_are_422(api: Any, name: str) -> None:
+    _refused(api.client.post("/api/tables", json={"name": name}), 422, "invalid name")
+    code, _ = _table(api, people=1)
+    before = _view(api, code)
+    _refused(api.client.post(f"/api/tables/{code}/seats/1", json={"name": name}), 422,
+             "invalid name")
+    assert _view(api, code) == before
+
+
+@pytest.mark.parametrize(("name", "shown"), [("  Anna  ", "Anna"), ("x" * 20, "x" * 20),
+                                             ("\tÉlodie Ü ", "Élodie Ü"), ("<b>&", "<b>&")])
+def test_names_are_trimmed_and_kept_as_typed(api: Any, name: str, shown: str) -> None:
+    r = api.client.post("/api/tables", json={"name": name})
+    assert r.status_code == 201, r.text
+    assert r.json()["table"]["seats"][0]["name"] == shown
+
+
+def test_leaving_and_handing_a_seat_to_the_computer(api: Any) -> None:
+    code, tokens = _table(api, people=3)
+    c = api.client
+    _refused(c.delete(f"/api/tables/{code}/seats/1", headers=auth(tokens[2])), 403,
+             "wrong seat token")
+    _refused(c.delete(f"/api/tables/{code}/seats/0", headers=auth(tokens[0])), 409,
+             "the host keeps their seat")
+    r = c.delete(f"/api/tables/{code}/seats/1", headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json()["seats"][1]["kind"] == "free"
+    _refused(c.get(f"/api/tables/{code}", headers=auth(tokens[1])), 403, "wrong seat token")
+    v = _view(api, code)["version"]
+    _refused(c.post(f"/api/tables/{code}/seats/1/computer", json={"version": v},
+                    headers=auth(tokens[0])), 409, "seat is not held by a person")
+    r = c.post(f"/api/tables/{code}/seats/2/computer", json={"version": v},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "computer"
+    _refused(c.get(f"/api/tables/{code}", headers=auth(tokens[2])), 403, "wrong seat token")
+
+
+def test_back_when_not_away_changes_nothing(api: Any) -> None:
+    code, tokens = _table(api, people=2)
+    before = _view(api, code)
+    r = api.client.post(f"/api/tables/{code}/back", headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json()["version"] == before["version"]
+    assert r.json()["you"] == 1
+
+
+def test_tokens_are_stored_hashed_and_codes_are_long(api: Any) -> None:
+    code, tokens = _table(api, people=2)
+    rec = api.store.load_by_code(code)
+    stored = str(rec.meta)
+    assert all(token not in stored for token in tokens)
+    assert len(code) >= 12 and all(len(t) >= 32 for t in tokens)

@@ -1,0 +1,553 @@
+"""Tables with friends in the browser: two people (a phone with touch, a desktop with the keyboard)
+play a round against two computers; one goes offline and comes back; a reload keeps the seat; a
+spectator sees no hand; the server is killed and restarted and the browsers come back by
+themselves. Every wait is for something the page shows (``data-*`` on the body), never a sleep."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from scopone.web import Settings, create_app
+
+from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, _free_port
+from .test_match import visible_centre
+
+pytestmark = pytest.mark.browser
+
+# Seconds between two cards the server plays: quick, but each still a separate push.
+PACE = 0.15
+T = 60_000  # ms: a guard on a loaded machine, never a measure
+# What a browser logs when a request fails because the test took the network or server away.
+NETWORK_NOISE = ("ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_REFUSED", "Failed to fetch",
+                 "ERR_NETWORK_CHANGED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE",
+                 "Failed to load resource", "network error", "NetworkError")
+
+MY_TURN_OR_OVER = ("() => ['your_turn', 'round_over', 'match_over']"
+                   ".includes(document.body.dataset.status)")
+
+
+@dataclass
+class TableServer:
+    url: str
+    http: httpx.Client = field(repr=False)
+
+    def view(self, code: str, token: str | None = None) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.http.get(f"/api/tables/{code}", headers=headers)
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+
+@pytest.fixture(scope="module")
+def tserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableServer]:
+    """The app under uvicorn with a quick table pace (the session's ``server`` keeps 0.7 s)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    db = tmp_path_factory.mktemp("tables-db") / "games.sqlite3"
+    settings = Settings(db_path=db, ai_processes=False, ai_time_budget=0.05, table_pace=PACE)
+    port = _free_port()
+    uv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                       log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    for _ in range(200):  # polling for readiness, not measuring anything
+        if uv.started:
+            break
+        time.sleep(0.05)
+    assert uv.started
+    url = f"http://127.0.0.1:{port}"
+    with httpx.Client(base_url=url, timeout=30) as http:
+        yield TableServer(url, http)
+    uv.should_exit = True
+    thread.join(timeout=10)
+
+
+@dataclass
+class Person:
+    page: Any
+    context: Any
+    errors: list[str]
+    name: str = ""
+
+    def seat(self, code: str) -> dict[str, Any]:
+        raw = self.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}")
+        assert raw, "no seat token kept in this browser"
+        return dict(json.loads(raw))
+
+    def check(self) -> None:
+        unexpected = [e for e in self.errors if not any(n in e for n in NETWORK_NOISE)]
+        assert not unexpected, unexpected
+
+
+@pytest.fixture
+def people(browser: Any) -> Iterator[Callable[..., Person]]:
+    made: list[Person] = []
+
+    def new(device: dict[str, Any], url: str, seats: dict[str, Any] | None = None) -> Person:
+        ctx = browser.new_context(locale="en-GB", **device)
+        seed = {"scopone.prefs": json.dumps({**TEST_PREFS, "speed": "fast"}), **(seats or {})}
+        ctx.add_init_script(
+            "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+            f" const s = {json.dumps(seed)};"
+            " for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }")
+        page = ctx.new_page()
+        page.set_default_timeout(T)
+        person = Person(page, ctx, [])
+        page.on("pageerror", lambda exc: person.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda msg: person.errors.append(f"console: {msg.text}")
+                if msg.type == "error" else None)
+        page.goto(url)
+        made.append(person)
+        return person
+
+    yield new
+    for p in made:
+        p.context.close()
+    for p in made:
+        p.check()
+
+
+def in_sync(person: Person, version: int) -> None:
+    """Waits until the page shows at least ``version`` of the table."""
+    person.page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
+
+
+def hand(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
+
+
+def play_by_keys(page: Any, view: dict[str, Any], move: dict[str, Any]) -> None:
+    game = view["game"]
+    i = game["hand"].index(move["card"])
+    page.keyboard.press("0" if i == 9 else str(i + 1))
+    options = [m for m in game["legal"] if m["card"] == move["card"]]
+    for _ in range(options.index(move)):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+
+
+def play_by_touch(page: Any, view: dict[str, Any], move: dict[str, Any]) -> None:
+    game = view["game"]
+    page.touchscreen.tap(*visible_centre(page, move["card"]))
+    options = [m for m in game["legal"] if m["card"] == move["card"]]
+    picked: set[str] = set()
+    for code in move["capture"] if len(options) > 1 else []:
+        box = page.locator(f"#table-cards .card[data-code='{code}']").bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        picked.add(code)
+        if sum(picked <= set(m["capture"]) for m in options) == 1:
+            return
+
+
+def take_turn(srv: TableServer, code: str, person: Person, rng: random.Random,
+              play: Callable[[Any, dict[str, Any], dict[str, Any]], None]) -> None:
+    """The person whose turn it is plays a random legal move through their page."""
+    token = person.seat(code)["token"]
+    view = srv.view(code, token)
+    assert view["game"]["status"] == "your_turn"
+    in_sync(person, view["version"])
+    page = person.page
+    page.wait_for_function(MY_TURN_OR_OVER)
+    assert hand(page) == view["game"]["hand"]  # the page shows the seat's own cards
+    # The live region says whose turn it is, by name.
+    name = view["seats"][view["you"]]["name"]
+    assert page.inner_text("#turn-live") == f"Your turn, {name}."
+    before = len(view["game"]["history"])
+    play(page, view, rng.choice(view["game"]["legal"]))
+    # The move is in when the server's history has grown and the page shows that version.
+    page.wait_for_function(
+        "n => Number(document.getElementById('last-list').dataset.count) > n"
+        " || document.body.dataset.status === 'round_over'", arg=before)
+
+
+def create_table_from_the_game_page(person: Person, base: str, name: str) -> str:
+    """The host: "Play with friends" on the game page, the form, the invite link."""
+    page = person.page
+    page.wait_for_selector("#hand .card")  # the solo game is there, as before
+    page.click("#btn-friends")
+    page.fill("#fr-name", name)
+    page.select_option("#fr-level", "easy")
+    page.click("#fr-create")
+    page.wait_for_selector("#fr-link:visible")
+    link = page.input_value("#fr-link")
+    assert link.startswith(base + "/t/")
+    code = link.rsplit("/", 1)[1]
+    assert person.seat(code)["seat"] == 0
+    page.click("#fr-open")
+    page.wait_for_function("() => document.body.dataset.phase === 'lobby'"
+                           " && document.body.dataset.seat === '0'")
+    return code
+
+
+def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people: Any) -> None:
+    srv = tserver
+    anna = people(DESKTOP, srv.url + "/")
+    code = create_table_from_the_game_page(anna, srv.url, "Anna")
+    assert anna.page.input_value("#invite-link") == f"{srv.url}/t/{code}"
+    # The lobby: Anna at the bottom (seat 1 of 4), three free seats.
+    anna.page.wait_for_selector("#lobby-seat-b:has-text('Anna (host, you)')")
+    assert anna.page.locator(".lobby-seat[data-kind='free']").count() == 3
+
+    # Bea on a phone opens the link, takes seat 2 (index 1, pair B) by touch and sits down.
+    bea = people(PHONE, f"{srv.url}/t/{code}")
+    page_b = bea.page
+    page_b.wait_for_function("() => document.body.dataset.phase === 'lobby'")
+    assert page_b.locator("#hand .card").count() == 0
+    page_b.locator(".lobby-seat[data-seat='1'] button.take").tap()
+    page_b.fill("#sit-name", "Bea")
+    page_b.locator("#btn-sit").tap()
+    page_b.wait_for_function("() => document.body.dataset.seat === '1'")
+    assert bea.seat(code)["seat"] == 1
+    # Anna sees her arrive, live: seat index 1 is on her right.
+    anna.page.wait_for_function(
+        "() => document.querySelector('#lobby-seat-r').dataset.kind === 'person'")
+    assert "Bea" in anna.page.inner_text("#lobby-seat-r")
+    # Bea sees the table turned: herself at the bottom, Anna on her left.
+    page_b.wait_for_selector("#lobby-seat-b:has-text('Bea (you)')")  # once her stream is open
+    assert "Anna" in page_b.inner_text("#lobby-seat-l")
+    page_b.screenshot(path=str(ARTIFACTS / "table-lobby-phone.png"))
+    assert page_b.locator("#btn-start").is_hidden()
+
+    # Anna starts with the keyboard: the free seats become computers.
+    anna.page.focus("#btn-start")
+    anna.page.keyboard.press("Enter")
+    for p in (anna, bea):
+        p.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    view = srv.view(code)
+    assert [s["kind"] for s in view["seats"]] == ["person", "person", "computer", "computer"]
+    page_b.screenshot(path=str(ARTIFACTS / "table-phone.png"))
+
+    # A spectator (no token) sees the table but no hand.
+    watcher = people(DESKTOP, f"{srv.url}/t/{code}")
+    watcher.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    assert watcher.page.evaluate("() => document.body.dataset.seat") == ""
+    assert watcher.page.locator("#hand .card").count() == 0
+    assert "Anna" in watcher.page.inner_text("#seat-0-name")
+
+    rng = random.Random(9)
+    players = {0: (anna, play_by_keys), 1: (bea, play_by_touch)}
+    offline_done = False
+    bea_offline = False
+    offline_at = 0  # the length of the history when Bea went offline
+    for _ in range(200):
+        view = srv.view(code)
+        game = view["game"]
+        if game["status"] == "round_over":
+            break
+        turn = game["turn"]
+        plays = len(game["history"])
+        missed = game["history"][offline_at:]
+        if bea_offline and turn == 0 and any(p["seat"] == 1 for p in missed):
+            # The computer played Bea's card; everyone sees her away. She comes back.
+            anna.page.wait_for_selector("#seat-1.away")
+            anna.page.screenshot(path=str(ARTIFACTS / "table-desktop-away.png"))
+            bea_card = next(p for p in missed if p["seat"] == 1)
+            bea.context.set_offline(False)
+            page_b.wait_for_function("() => document.body.dataset.connection === 'open'")
+            in_sync(bea, view["version"])
+            # The card played for her is among her last plays; she is back, not away.
+            page_b.wait_for_function(
+                "card => [...document.querySelectorAll('#last-list li')]"
+                ".some(li => li.textContent.includes(card))", arg=_card_name(bea_card["card"]))
+            anna.page.wait_for_selector("#seat-1:not(.away)")
+            assert hand(page_b) == srv.view(code, bea.seat(code)["token"])["game"]["hand"]
+            bea_offline = False
+            offline_done = True
+            continue
+        if turn in players and not (turn == 1 and bea_offline):
+            person, play = players[turn]
+            take_turn(srv, code, person, rng, play)
+            if turn == 1 and not offline_done and plays >= 8:
+                # Bea's phone loses the network just after her card.
+                bea.context.set_offline(True)
+                bea_offline = True
+                offline_at = plays + 1
+            continue
+        # A computer's card (or Bea's, played for her): wait for Anna's page to show a change.
+        in_sync(anna, view["version"] + 1)
+    else:
+        raise AssertionError("the round did not end")
+    assert offline_done
+
+    # Everyone sees the round's summary, the same figures.
+    final = srv.view(code)
+    for p in (anna, bea, watcher):
+        in_sync(p, final["version"])
+        p.page.wait_for_selector("#summary:not([hidden])")
+    assert int(anna.page.inner_text("#round-a")) == final["game"]["rounds"][-1]["points"][0]
+    # Bea is in pair B: on her screen her own pair comes first.
+    assert int(page_b.inner_text("#round-a")) == final["game"]["rounds"][-1]["points"][1]
+    assert watcher.page.locator("#summary-go").is_hidden()
+
+    # A reload puts Bea back in her seat, with her own view.
+    page_b.reload()
+    page_b.wait_for_function("() => document.body.dataset.seat === '1'"
+                             " && document.body.dataset.status === 'round_over'")
+    in_sync(bea, final["version"])
+    # So does a new tab of the same browser after the tab was closed.
+    page_b.close()
+    page_b = bea.page = bea.context.new_page()
+    page_b.set_default_timeout(T)
+    page_b.goto(f"{srv.url}/t/{code}")
+    page_b.wait_for_function("() => document.body.dataset.seat === '1'"
+                             " && document.body.dataset.status === 'round_over'")
+
+    # The next round, by Bea's tap; every page follows.
+    page_b.locator("#summary-go").tap()
+    nxt = None
+    for p in (anna, bea):
+        p.page.wait_for_function("() => document.getElementById('summary').hidden")
+    nxt = srv.view(code, anna.seat(code)["token"])
+    in_sync(anna, nxt["version"])
+    assert hand(anna.page) == nxt["game"]["hand"]
+    assert watcher.page.locator("#hand .card").count() == 0
+    for p in (anna, bea, watcher):
+        p.page.wait_for_function("() => document.body.dataset.connection === 'open'")
+
+
+def _card_name(code: str) -> str:
+    ranks = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Jack", "Knight", "King"]
+    suits = {"D": "Coins", "C": "Cups", "S": "Swords", "B": "Clubs"}
+    return f"{ranks[int(code[:-1]) - 1]} of {suits[code[-1]]}"
+
+
+# ----- restart ------------------------------------------------------------------------------
+
+
+class Process:
+    """``python -m scopone serve`` on a fixed port, which can be killed and started again."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "SCOPONE_TABLE_PACE": str(PACE), "SCOPONE_AI_PROCESSES": "no",
+               "SCOPONE_AI_TIME_BUDGET": "0.05"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scopone", "serve", "--port", str(self.port),
+             "--db", str(self.db)], env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        for _ in range(300):  # polling for readiness, not measuring anything
+            assert self.proc.poll() is None, "server exited"
+            try:
+                if httpx.get(self.url + "/healthz", timeout=5).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise AssertionError("server did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def process(tmp_path: Path) -> Iterator[Process]:
+    proc = Process(tmp_path / "games.sqlite3")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def test_both_browsers_come_back_after_the_server_is_killed(process: Process,
+                                                             people: Any) -> None:
+    http = httpx.Client(base_url=process.url, timeout=30)
+    r = http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    r = http.post(f"/api/tables/{code}/seats/2", json={"name": "Carlo"})
+    assert r.status_code == 201, r.text
+    carlo_token = r.json()["token"]
+    tokens = {0: anna_token, 2: carlo_token}
+    anna = people(DESKTOP, f"{process.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    carlo = people(PHONE, f"{process.url}/t/{code}",
+                   {f"scopone.seat.{code}": json.dumps({"seat": 2, "token": carlo_token})})
+    for p, seat in ((anna, "0"), (carlo, "2")):
+        p.page.wait_for_function("s => document.body.dataset.seat === s", arg=seat)
+    version = http.get(f"/api/tables/{code}").json()["version"]
+    r = http.post(f"/api/tables/{code}/start", json={"version": version},
+                  headers={"Authorization": f"Bearer {anna_token}"})
+    assert r.status_code == 200, r.text
+
+    # A few cards into the round (the people's through the API), then the server dies.
+    rng = random.Random(3)
+    played = 0
+    while played < 6:
+        view = http.get(f"/api/tables/{code}").json()
+        turn = view["game"]["turn"]
+        if turn in tokens:
+            mine = http.get(f"/api/tables/{code}",
+                            headers={"Authorization": f"Bearer {tokens[turn]}"}).json()
+            move = rng.choice(mine["game"]["legal"])
+            r = http.post(f"/api/tables/{code}/moves", json={"version": mine["version"], **move},
+                          headers={"Authorization": f"Bearer {tokens[turn]}"})
+            assert r.status_code in (200, 409), r.text  # 409: a presence change came first
+            played += r.status_code == 200
+        else:
+            in_sync(anna, view["version"] + 1)  # the server plays the computer's card
+    process.kill()
+    for p in (anna, carlo):
+        p.page.wait_for_function("() => document.body.dataset.connection === 'retrying'")
+
+    process.start()
+    # Both come back by themselves, to the same state as the server's.
+    for p, token in ((anna, anna_token), (carlo, carlo_token)):
+        p.page.wait_for_function("() => document.body.dataset.connection === 'open'")
+        mine = http.get(f"/api/tables/{code}",
+                        headers={"Authorization": f"Bearer {token}"}).json()
+        in_sync(p, mine["version"])
+        assert p.page.evaluate("() => document.body.dataset.phase") == "playing"
+    # The computers go on after the restart; the game reaches one of the people again.
+    for _ in range(20):
+        view = http.get(f"/api/tables/{code}").json()
+        if view["game"]["turn"] in tokens:
+            break
+        in_sync(anna, view["version"] + 1)
+    turn = view["game"]["turn"]
+    mine = http.get(f"/api/tables/{code}",
+                    headers={"Authorization": f"Bearer {tokens[turn]}"}).json()
+    person = anna if turn == 0 else carlo
+    in_sync(person, mine["version"])
+    person.page.wait_for_function("() => document.body.dataset.status === 'your_turn'")
+    assert hand(person.page) == mine["game"]["hand"]
+    other = carlo if turn == 0 else anna
+    other.page.wait_for_function("() => document.body.dataset.status === 'their_turn'")
+    http.close()
+
+
+# ----- host controls, texts ---------------------------------------------------------------------
+
+
+def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: TableServer,
+                                                                    people: Any) -> None:
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    bea = people(PHONE, f"{srv.url}/t/{code}")
+    # Bea first sits at seat 4 (index 3), thinks better of it and leaves: free again for all.
+    bea.page.locator(".lobby-seat[data-seat='3'] button.take").tap()
+    bea.page.fill("#sit-name", "Bea")
+    bea.page.locator("#btn-sit").tap()
+    anna.page.wait_for_selector("#lobby-seat-l[data-kind='person']")
+    bea.page.locator("#btn-leave").tap()
+    anna.page.wait_for_selector("#lobby-seat-l[data-kind='free']")
+    bea.page.wait_for_function("() => document.body.dataset.seat === ''")
+    assert bea.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}") is None
+    bea.page.locator(".lobby-seat[data-seat='2'] button.take").tap()
+    bea.page.fill("#sit-name", "Bea")
+    bea.page.locator("#btn-sit").tap()
+    bea.page.wait_for_function("() => document.body.dataset.seat === '2'")
+    anna.page.wait_for_selector("#lobby-seat-t:has-text('Bea')")
+    anna.page.click("#btn-start")
+    bea.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    assert bea.page.locator("#hand .card").count() == 10
+
+    # Anna hands Bea's seat to the computer: Bea's page now watches, with no hand.
+    anna.page.focus("#host-seats button[data-seat='2']")
+    anna.page.keyboard.press("Enter")
+    anna.page.wait_for_selector("#seat-2[data-kind='computer']")
+    bea.page.wait_for_function("() => document.body.dataset.seat === ''")
+    bea.page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 0")
+    assert bea.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}") is None
+
+    # Anna plays the match out (through the API: quick), her page following.
+    auth = {"Authorization": f"Bearer {anna_token}"}
+    rng = random.Random(4)
+    for _ in range(2000):
+        view = srv.view(code, anna_token)
+        game = view["game"]
+        if game["status"] == "match_over":
+            break
+        if game["status"] == "your_turn":
+            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
+                              json={"version": view["version"], **rng.choice(game["legal"])})
+            assert r.status_code in (200, 409), r.text
+        elif game["status"] == "round_over":
+            r = srv.http.post(f"/api/tables/{code}/next-round", headers=auth,
+                              json={"version": view["version"]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            in_sync(anna, view["version"] + 1)
+    else:
+        raise AssertionError("the match did not end")
+    in_sync(anna, view["version"])
+    anna.page.wait_for_selector("#summary-go:visible:has-text('Rematch')")
+    in_sync(bea, srv.view(code)["version"])
+    bea.page.wait_for_selector("#summary:not([hidden])")
+    assert bea.page.locator("#summary-go").is_hidden()
+    winner = game["winner"]
+    assert bea.page.inner_text("#winner") == f"Pair {winner} wins the match."
+    assert "host can start a rematch" in bea.page.inner_text("#summary-wait")
+
+    anna.page.keyboard.press("Enter")
+    for p in (anna, bea):
+        p.page.wait_for_function("() => document.getElementById('summary').hidden"
+                                 " && document.body.dataset.phase === 'playing'")
+        p.page.wait_for_function("() => document.getElementById('score-a').textContent === '0'"
+                                 " && document.getElementById('score-b').textContent === '0'")
+    fresh = srv.view(code, anna_token)
+    in_sync(anna, fresh["version"])
+    assert hand(anna.page) == fresh["game"]["hand"]
+
+
+def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -> None:
+    p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
+    p.page.wait_for_function("() => document.body.dataset.phase === 'missing'")
+    assert "no table at this address" in p.page.inner_text("#lobby-note")
+    missing = p.page.evaluate(
+        "() => import('/static/js/i18n-tables.js').then(m => m.missingTableKeys())")
+    assert missing == []
+    p.page.select_option("#set-lang", "it")
+    assert "Non c’è nessun tavolo" in p.page.inner_text("#lobby-note")
+
+
+def test_the_event_stream_parser_takes_any_chunking(tserver: TableServer, people: Any) -> None:
+    """push.js's parser: events split anywhere (even inside a CRLF), comments left out."""
+    p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
+    p.page.wait_for_function("() => document.body.dataset.phase === 'missing'")
+    stream = ("id: 7\r\nevent: table\r\ndata: {\"a\":1}\r\n\r\n: ping\r\n\r\n"
+              "id: 8\nevent: table\ndata: x\ndata: y\n\n")
+    got = p.page.evaluate(
+        """text => import('/static/js/push.js').then(({ parseEvents }) => {
+          const results = [];
+          for (let cut = 0; cut <= text.length; cut += 1) {
+            let [events, rest] = parseEvents(text.slice(0, cut));
+            const [more, left] = parseEvents(rest + text.slice(cut));
+            results.push(JSON.stringify([[...events, ...more], left]));
+          }
+          return [...new Set(results)];
+        })""", stream)
+    assert [json.loads(r) for r in got] == [[
+        [{"id": "7", "event": "table", "data": '{"a":1}'},
+         {"id": "8", "event": "table", "data": "x\ny"}], ""]]
