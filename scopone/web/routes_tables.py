@@ -152,16 +152,19 @@ EVENT_SCHEMA: dict[str, Any] = {
 }
 
 
-def _resume_from(last_event_id: str | None, after: int | None) -> int:
+def _resume_from(last_event_id: str | None, after: str) -> int:
     """The version a viewer has seen: ``Last-Event-ID`` (what a browser sends back; anything
-    that is not a version means nothing seen), else ``after``, else none (-1).
+    that is not a version means nothing seen), else ``after`` (digits; empty: none), else none
+    (-1). ``after`` is digits in the schema rather than an integer so that every schema-valid
+    value reads as one (``1e+18`` is an integer to JSON Schema, not to a query parser).
 
-    >>> _resume_from("12", None), _resume_from("x", 3), _resume_from(None, None)
+    >>> _resume_from("12", ""), _resume_from("x", "3"), _resume_from(None, "")
     (12, 3, -1)
     """
-    if last_event_id is not None and last_event_id.strip().isdigit():
+    if last_event_id is not None and last_event_id.strip().isascii() \
+            and last_event_id.strip().isdigit():
         return min(int(last_event_id.strip()), 2**62)
-    return -1 if after is None else after
+    return int(after) if after else -1
 
 
 @router.get("/{code}/events", operation_id="table_events", response_class=EventStream,
@@ -171,7 +174,7 @@ def _resume_from(last_event_id: str | None, after: int | None) -> int:
 async def events(request: Request, code: Code, tables: Tables,
                  authorization: Authorization = None,
                  last_event_id: Annotated[str | None, Header()] = None,
-                 after: Annotated[int | None, Query(ge=0)] = None) -> EventStream:
+                 after: Annotated[str, Query(pattern=r"^[0-9]{0,18}$")] = "") -> EventStream:
     """Server-sent events: the table for this viewer at every new version (the first one at
     once when newer than ``Last-Event-ID``/``after``), a ``: ping`` comment every 15 s. The
     server ends a stream after a while (settings ``events_max_seconds``); the client

@@ -3,14 +3,16 @@ play in time; the seat stays theirs, the others see them away until they are bac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from .conftest import make_settings
-from .tables_live import LiveServer, Stream, auth
+from .tables_live import LiveServer, Stream, T, auth
 
 
 @pytest.fixture
@@ -104,3 +106,29 @@ def test_a_person_who_does_not_play_in_time_gets_the_computers_card(live: LiveSe
     finally:
         for s in streams:
             s.close()
+
+
+def _first_id(live: LiveServer, code: str, **kw: Any) -> int:
+    with httpx.stream("GET", f"{live.base}/api/tables/{code}/events", timeout=T, **kw) as r:
+        assert r.status_code == 200
+        for line in r.iter_lines():
+            if line.startswith("id: "):
+                return int(line[4:])
+    raise AssertionError("the stream ended without an event")
+
+
+def test_a_stream_starts_after_the_version_its_viewer_has_seen(live: LiveServer) -> None:
+    code, _ = _two_people(live)
+    v = live.http.get(f"/api/tables/{code}").json()["version"]
+    # Behind: the current view at once, whichever way the version is given.
+    assert _first_id(live, code, headers={"Last-Event-ID": str(v - 1)}) == v
+    assert _first_id(live, code, params={"after": str(v - 1)}) == v
+    assert _first_id(live, code) == v
+    # Up to date: nothing until the next change, then that.
+    later = threading.Timer(0.3, lambda: live.http.post(f"/api/tables/{code}/seats/1",
+                                                        json={"name": "Bruno"}))
+    later.start()
+    try:
+        assert _first_id(live, code, headers={"Last-Event-ID": str(v)}) == v + 1
+    finally:
+        later.join()
