@@ -185,6 +185,12 @@ def test_one_driver_per_table_across_two_processes(tmp_path: Path, store_url: st
                           json={"version": lobby["version"]}).status_code == 200
         play(a, person, 4)
         assert len(owners) == 1  # a's driver alone, though b watches the table too
+        # Every change made on a (the person's moves, a's driver's cards) reached the stream
+        # open on b, through the database alone (NOTIFY, or SQLite's data_version), and built
+        # for b's viewer: a spectator, so no hand.
+        seen_on_a = person.latest()["version"]
+        watched_on_b = streams[1].wait_version(seen_on_a)
+        assert watched_on_b["game"]["hand"] == [] and watched_on_b["you"] is None
         a.kill()
         person.close()
         person = Stream(b.base, code, token)
