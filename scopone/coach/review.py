@@ -120,9 +120,15 @@ def review_round(trace: RoundTrace, seat: int, seed: str,
                  limits: SearchLimits = JUDGE_LIMITS) -> RoundReview:
     """Every play of ``seat`` in the round, judged when it had a choice. ``seed`` makes each
     judgement's imagined deals (server-side and secret, so nobody can replay them)."""
-    r = trace.deal()
+    return review_plays(trace.deal(), trace.plays, seat, seed, limits)
+
+
+def review_plays(start: Round, plays: tuple[tuple[int, Move], ...], seat: int, seed: str,
+                 limits: SearchLimits = JUDGE_LIMITS) -> RoundReview:
+    """``plays`` made from ``start`` (a copy is played on), ``seat``'s judged as above."""
+    r = start.copy(history=True)
     out: list[PlayReview] = []
-    for i, (s, move) in enumerate(trace.plays):
+    for i, (s, move) in enumerate(plays):
         if s == seat:
             view = SeatView.of(r, seat)
             legal = view.legal_moves()
