@@ -20,10 +20,14 @@ from starlette.responses import Response
 
 from . import errors as e
 from . import openapi, ops
+from .coach import CoachService
 from .metrics import MetricsMiddleware, RequestMetrics
 from .push import Hub
 from .route_table import RouteTable
 from .routes import router
+from .routes_coach import games as coach_games
+from .routes_coach import pages as coach_pages
+from .routes_coach import people as coach_people
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
@@ -82,12 +86,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
+        app.state.coach = CoachService(app.state.service, settings.coach_seconds,
+                                       settings.ai_processes)
         _sweep_once(store, settings)
         sweeper = asyncio.create_task(_sweep(store, settings))
         try:
             yield
         finally:
             sweeper.cancel()
+            app.state.coach.close()
             thinker.close()
             store.close()
 
@@ -98,6 +105,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.metrics = RequestMetrics()
     routes = RouteTable(app)
     app.include_router(router)
+    app.include_router(coach_games)
+    app.include_router(coach_people)
+    app.include_router(coach_pages)
     app.include_router(ops.router)
     openapi.install(app)
     app.mount(STATIC_URL, StaticFiles(directory=settings.static_dir, check_dir=False),

@@ -51,6 +51,9 @@ BODY_TOO_LARGE = "request body too large"
 BAD_CONTENT_LENGTH = "bad content-length"
 COMPUTER_FAILED = "computer player failed"
 DATABASE_UNAVAILABLE = "database unavailable"
+ROUND_NOT_FOUND = "round not found"
+PERSON_NOT_FOUND = "person not found"
+NO_REVIEW = "review unavailable"
 
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {

@@ -9,6 +9,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Protocol
 
 from ..engine import (
     Card,
@@ -30,6 +31,18 @@ from .thinker import Thinker
 from .views import HUMAN, game_view
 
 
+class RoundWatcher(Protocol):
+    """Who hears of games created and rounds finished (the coach: statistics, reviews)."""
+
+    def game_created(self, rec: GameRecord, person: str | None) -> None: ...
+
+    def round_over(self, rec: GameRecord) -> None:
+        """Before the finishing move is stored: may add to ``rec.meta``."""
+
+    def round_stored(self, rec: GameRecord) -> None:
+        """After the finishing move is stored (once per round, whichever process)."""
+
+
 class GameService:
     """Every state change goes: lock the game, load it, check the version, change, store."""
 
@@ -37,6 +50,7 @@ class GameService:
         self.store = store
         self.thinker = thinker
         self.hub = hub or Hub()
+        self.watcher: RoundWatcher | None = None
         # Locks live as long as a request holds one; finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -78,13 +92,26 @@ class GameService:
         self.hub.publish(rec.id, rec.version)
         return game_view(rec)
 
+    def _save_move(self, rec: GameRecord) -> GameView:
+        """Stores a game after a card was played, telling the watcher when it ended the round."""
+        _finish_if_over(rec.match)
+        ended = rec.match.round.is_over
+        if ended and self.watcher:
+            self.watcher.round_over(rec)
+        view = self._save(rec)
+        if ended and self.watcher:
+            self.watcher.round_stored(rec)
+        return view
+
     # ----- changing -----------------------------------------------------------------------
 
-    def create(self, req: GameCreate) -> GameView:
+    def create(self, req: GameCreate, person: str | None = None) -> GameView:
         rules = Rules(variant=req.variant, napola=req.napola, target=req.target)
         # The deck's rng is seeded from the OS so no client can predict a deal.
         match = Match(rules, random.Random(secrets.randbits(128)))
         rec = GameRecord.new(match, req.level)
+        if self.watcher:
+            self.watcher.game_created(rec, person)
         self.store.insert(rec)
         return game_view(rec)
 
@@ -108,8 +135,7 @@ class GameService:
                 raise e.Conflict(e.ROUND_OVER, game_view(rec)) from None
             except IllegalMoveError:
                 raise e.Conflict(e.ILLEGAL_MOVE, game_view(rec)) from None
-            _finish_if_over(rec.match)
-            return self._save(rec)
+            return self._save_move(rec)
 
     async def advance(self, game_id: str, version: int) -> GameView:
         async with self._locked(game_id):
@@ -128,8 +154,7 @@ class GameService:
             except Exception as exc:
                 # The player's fault, not the client's: say so, and store nothing.
                 raise e.Unavailable(e.COMPUTER_FAILED) from exc
-            _finish_if_over(rec.match)
-            return self._save(rec)
+            return self._save_move(rec)
 
     async def next_round(self, game_id: str, version: int) -> GameView:
         async with self._locked(game_id):

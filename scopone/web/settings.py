@@ -43,6 +43,9 @@ class Settings:
     ai_processes: bool = True
     ai_workers: int = 2  # processes (or threads) for Hard; Easy and Normal get their own one
     max_body_bytes: int = 16 * 1024
+    # The coach's judgement of one position (hint, each play of a review): at most this many
+    # seconds, and at most 200 imagined deals (players.evaluate.JUDGE_LIMITS).
+    coach_seconds: float = 0.5
     workers: int = 1  # server processes (`serve --workers N`), each with its own thinkers
     # Finished matches are removed this many hours after their last change, any game after
     # idle_hours untouched (abandoned); 0 keeps them forever.
@@ -77,7 +80,7 @@ class Settings:
             "db_path": Path, "database_url": str, "host": str, "port": int,
             "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
             "max_body_bytes": int, "workers": int, "finished_hours": float,
-            "idle_hours": float,
+            "idle_hours": float, "coach_seconds": float,
             "static_dir": Path, "templates_dir": Path,
         }
         values: dict[str, Any] = {}
