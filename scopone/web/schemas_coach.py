@@ -10,6 +10,8 @@ from .schemas import CardCode, MoveOut
 
 #: An anonymous person's id: 128 random bits or more from the browser, as 32-64 hex digits.
 PERSON_PATTERN = r"^[0-9a-f]{32,64}$"
+#: The header that names the person creating a game: an id, or empty for nobody.
+PERSON_HEADER_PATTERN = r"^([0-9a-f]{32,64})?$"
 
 LabelOut = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 PlaceOut = Literal["hand", "table", "taken_a", "taken_b", "unseen"]
