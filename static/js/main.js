@@ -2,6 +2,7 @@
 
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
+import { installCoach } from './coach.js';
 import { browserLang, cardList, cardName, seatName, t } from './i18n.js';
 import { flyer, glide, rectOf, scopaBanner, sleep } from './motion.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
@@ -51,7 +52,12 @@ function savePrefs() {
 }
 
 const tr = (key, params) => t(state.prefs.lang, key, params);
-const renderNow = () => paint(state);
+// The coach (hint, cards seen, review) draws its part after each render of the game.
+const coachUi = installCoach(() => state);
+const renderNow = () => {
+  paint(state);
+  coachUi.afterRender();
+};
 
 // ----- showing a play ----------------------------------------------------------------------
 
