@@ -121,7 +121,8 @@ export function installCoach(getState) {
     const head = unseen.map((_, i) => `<th scope="col">${i + 1}</th>`).join('');
     const cells = unseen.map((n, i) => `<td data-rank="${i + 1}">${n}</td>`).join('');
     const where = places['7D'] === 'unseen' ? tr('placeunseen') : tr(`place${places['7D']}`);
-    box.innerHTML = `<h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
+    box.innerHTML = `<div class="panel-head"><h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
+      <button type="button" id="seen-close" aria-keyshortcuts="C">${esc(tr('close'))}</button></div>
       <div class="seen-grid">${suits}</div>
       <p class="seen-legend">${['hand', 'table', 'taken_a', 'taken_b', 'unseen'].map((p) => `<span class="chip ${p}">${esc(tr(`place${p}`))}</span>`).join(' ')}</p>
       <table class="seen-ranks"><caption>${esc(tr('unseenByRank'))}</caption>
@@ -264,6 +265,10 @@ export function installCoach(getState) {
   function afterRender() {
     const state = getState();
     const view = state.view;
+    // The panels open just under the bar, however many lines it wraps to on a phone.
+    const top = `${Math.round($('bar').getBoundingClientRect().bottom) + 6}px`;
+    $('coach-hint').style.top = top;
+    $('seen-panel').style.top = top;
     $('btn-hint').textContent = tr('hint');
     $('btn-hint').disabled = !view || view.status !== 'your_turn';
     $('btn-seen').textContent = tr('seen');
@@ -319,6 +324,12 @@ export function installCoach(getState) {
   window.addEventListener('keydown', onKey, true);
   $('btn-hint').addEventListener('click', () => askHint());
   $('btn-seen').addEventListener('click', () => toggleSeen());
+  $('seen-panel').addEventListener('click', (event) => {
+    if (event.target.closest('#seen-close')) {
+      toggleSeen();
+      $('btn-seen').focus({ preventScroll: true });
+    }
+  });
   $('btn-review').addEventListener('click', () => openReview());
   $('review').addEventListener('click', (event) => {
     const id = event.target.closest('button') && event.target.closest('button').id;

@@ -51,9 +51,9 @@ function render(s) {
   const chart = s.accuracy.length ? accuracyChart(s.accuracy) : `<p>${esc(tr('noAccuracy'))}</p>`;
   $('stats').innerHTML = `
     <section aria-labelledby="h-levels"><h2 id="h-levels">${esc(tr('level'))}</h2>
-      <table><thead><tr><th scope="col">${esc(tr('level'))}</th><th scope="col">${esc(tr('matches'))}</th>
+      <div class="scroll-x"><table><thead><tr><th scope="col">${esc(tr('level'))}</th><th scope="col">${esc(tr('matches'))}</th>
         <th scope="col">${esc(tr('matchesWon'))}</th><th scope="col">${esc(tr('rounds'))}</th>
-        <th scope="col">${esc(tr('roundsWon'))}</th></tr></thead><tbody>${levels}</tbody></table></section>
+        <th scope="col">${esc(tr('roundsWon'))}</th></tr></thead><tbody>${levels}</tbody></table></div></section>
     <section aria-labelledby="h-points"><h2 id="h-points">${esc(tr('averagePoints'))}</h2>
       <table><thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(tr('averagePoints'))}</th></tr></thead>
       <tbody>${cats}</tbody></table></section>
