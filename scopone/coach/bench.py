@@ -3,6 +3,7 @@
     python -m scopone.coach.bench noise [--positions N] [--seed S]
     python -m scopone.coach.bench review [--rounds N]
     python -m scopone.coach.bench agree [--rounds N]
+    python -m scopone.coach.bench latency [--rounds N]
 
 ``noise``: positions from real games (four Normal players), each judged twice with independent
 seeds; for every legal move, the loss (best mean minus its mean) of run 1 against run 2. The
@@ -10,6 +11,7 @@ spread of that difference is what the "best" window must absorb (coach/labels.py
 ``review``: CPU seconds to review one seat's round (the work behind one review request).
 ``agree``: how often the review's best play equals Hard's own choice (Hard at its default budget,
 pruning on) over rounds of Normal play: a sanity figure, since both read the same search.
+``latency``: hint and review over HTTP as the page gets them (the coach's process pool).
 Timings on a shared machine vary with the other work running on it.
 """
 
@@ -131,15 +133,53 @@ def agree(args: argparse.Namespace) -> None:
           f"({same / max(total, 1):.1%}) over {args.rounds} rounds of Normal play")
 
 
+def latency(args: argparse.Namespace) -> None:
+    """Hint and review as a person gets them: over HTTP, from the server's process pool."""
+    import tempfile
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    from ..web import Settings, create_app
+
+    hint_ms: list[float] = []
+    review_ms: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Settings(db_path=Path(tmp) / "bench.sqlite3", ai_processes=True))
+        with TestClient(app) as c:
+            for _ in range(args.rounds):
+                game = c.post("/api/games", json={"level": "normal"}).json()
+                gid = game["id"]
+                while game["status"] in ("your_turn", "computer_turn"):
+                    v = game["version"]
+                    if game["status"] == "your_turn":
+                        t = time.perf_counter()
+                        h = c.post(f"/api/games/{gid}/hint", json={"version": v})
+                        hint_ms.append((time.perf_counter() - t) * 1000)
+                        game = c.post(f"/api/games/{gid}/moves",
+                                      json={"version": v, **h.json()["move"]}).json()
+                    else:
+                        game = c.post(f"/api/games/{gid}/advance", json={"version": v}).json()
+                t = time.perf_counter()
+                r = c.get(f"/api/games/{gid}/rounds/1/review")
+                assert r.status_code == 200, r.text
+                review_ms.append((time.perf_counter() - t) * 1000)
+    print(f"hint over HTTP, {len(hint_ms)} hints: median {statistics.median(hint_ms):.0f} ms, "
+          f"p95 {pct(hint_ms, 0.95):.0f} ms")
+    print(f"review on request (not prefetched), {len(review_ms)} rounds: median "
+          f"{statistics.median(review_ms):.0f} ms, max {max(review_ms):.0f} ms")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m scopone.coach.bench")
-    p.add_argument("what", choices=["noise", "review", "hint", "agree"])
+    p.add_argument("what", choices=["noise", "review", "hint", "agree", "latency"])
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
-    {"noise": noise, "review": review, "hint": hints, "agree": agree}[args.what](args)
+    {"noise": noise, "review": review, "hint": hints, "agree": agree,
+     "latency": latency}[args.what](args)
 
 
 if __name__ == "__main__":

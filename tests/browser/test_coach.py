@@ -31,6 +31,11 @@ def hidden_cards(server: Server, gid: str) -> set[str]:
     return {str(c) for s in (1, 2, 3) for c in rec.match.round.hand(s)}
 
 
+def shot(page: Any, name: str, device: dict[str, Any]) -> None:
+    kind = "phone" if device is PHONE else "desktop"
+    page.screenshot(path=str(ARTIFACTS / f"coach-{name}-{kind}.png"))
+
+
 def press(page: Any, key: str, device: dict[str, Any], button: str) -> None:
     """A key on the desktop, a tap on the phone."""
     if device is PHONE:
@@ -67,7 +72,7 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
         "async (codes) => { const m = await import('/static/js/i18n.js');"
         " return codes.map((c) => m.cardName('en', c)); }", sorted(hidden))
     assert not [n for n in names if n in body]
-    page.screenshot(path=str(ARTIFACTS / f"coach-hint-{'phone' if device is PHONE else 'desktop'}.png"))
+    shot(page, "hint", device)
     # The person may still play anything: the hint goes once the move is made.
     page.keyboard.press("1")
     if page.locator("#hand .card.selected").count():
@@ -95,7 +100,7 @@ def test_cards_seen_is_off_by_default_and_opens_with_c(
     assert all(places[c] == "unseen" for c in hidden_cards(server, gid))
     assert page.locator("#seen-panel .seen-ranks td").count() == 10
     assert "Settebello" in page.inner_text("#seen-settebello")
-    page.screenshot(path=str(ARTIFACTS / f"coach-seen-{'phone' if device is PHONE else 'desktop'}.png"))
+    shot(page, "seen", device)
     press(page, "c", device, "#seen-close")
     page.wait_for_selector("#seen-panel", state="hidden")
 
@@ -137,10 +142,12 @@ def test_review_with_r_and_the_statistics_page(
     if acc is not None:
         assert f"Accuracy {round(acc * 100)}%" in page.inner_text("#review-accuracy")
     labels = page.eval_on_selector_all(
-        ".review-counts li", "els => els.map(e => [e.dataset.label, e.querySelector('b').textContent])")
+        ".review-counts li",
+        "els => els.map(e => [e.dataset.label, e.querySelector('b').textContent])")
     assert dict(labels) == {k: str(v) for k, v in review["counts"].items()}
     first = review["plays"][0]
-    assert codes(page, "#review .review-step .review-cards .mini.played")[0] == first["played"]["card"]
+    played = codes(page, "#review .review-step .review-cards .mini.played")
+    assert played[0] == first["played"]["card"]
     # Step through every play: arrows on the desktop, the Next button on the phone.
     for k in range(2, n + 1):
         if device is PHONE:
@@ -155,8 +162,9 @@ def test_review_with_r_and_the_statistics_page(
         else:
             assert page.inner_text("#review-label") in (
                 "best", "good", "inaccuracy", "mistake", "blunder")
-    page.screenshot(path=str(ARTIFACTS / f"coach-review-{'phone' if device is PHONE else 'desktop'}.png"))
+    shot(page, "review", device)
     # Enter inside the review does not start the next round underneath; Esc closes it.
+    page.keyboard.press("Enter")
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
     assert server.game(gid)["round_number"] == 1
@@ -170,7 +178,7 @@ def test_review_with_r_and_the_statistics_page(
         assert page.locator("#accuracy-chart svg polyline").count() == 1
         assert "Accuracy of the last 1 reviewed rounds" in page.get_attribute(
             "#accuracy-chart svg", "aria-label")
-    page.screenshot(path=str(ARTIFACTS / f"coach-stats-{'phone' if device is PHONE else 'desktop'}.png"))
+    shot(page, "stats", device)
     page.on("dialog", lambda d: d.accept())
     page.click("#btn-clear")
     page.wait_for_selector("#stats-empty")
