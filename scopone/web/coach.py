@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 #: At most this many deals judge a position (as players.evaluate.JUDGE_LIMITS).
 DEALS = 200
+#: Reviews stored with a game (per game, all seats together).
+REVIEWS_KEPT = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
 META_TRIES = 3
 
@@ -97,10 +99,13 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
 
 
 class CoachService:
-    """Hint, review, cards seen and statistics; watches the games for finished rounds."""
+    """Hint, review, cards seen and statistics; watches the games for finished rounds.
+
+    Two workers: a hint never waits behind a whole review being judged in the other.
+    """
 
     def __init__(self, service: GameService, seconds: float, processes: bool,
-                 workers: int = 1) -> None:
+                 workers: int = 2) -> None:
         self.service = service
         self.store = service.store
         self.seconds = seconds
@@ -279,7 +284,13 @@ class CoachService:
             key = f"{number}:{seat}"
 
             def keep(r: GameRecord) -> None:
-                coach_meta(r).setdefault("reviews", {})[key] = out
+                reviews = coach_meta(r).setdefault("reviews", {})
+                reviews[key] = out
+                # A review is about 5 KB and the game is written on every move: the latest few
+                # are kept (a reload shows them), older ones are judged again if asked for.
+                for old in sorted(reviews, key=lambda k: int(k.split(":")[0]))[:-REVIEWS_KEPT]:
+                    if old != key:
+                        del reviews[old]
 
             await self._change_meta(rec.id, keep)
             person = people_of(rec).get(seat)
