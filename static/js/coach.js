@@ -3,7 +3,7 @@
 
 import { ApiError, call } from './api.js';
 import { cardSvg } from './cards.js';
-import { cardList, cardName } from './i18n.js';
+import { cardList, cardName, seatName } from './i18n.js';
 import { ct, signed } from './coach-text.js';
 
 const $ = (id) => document.getElementById(id);
@@ -227,9 +227,13 @@ export function installCoach(getState) {
         ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(tr('cost', { x: signed(lang(), p.loss).replace('+', '') }))}`}</p>
         <ol class="hint-options">${p.options.map((o) => `<li><span class="opt">${esc(moveText(o))}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('')}</ol>`;
     }
+    // The round as it happened: the others' plays since the person's previous one.
+    const since = r.step === 0 ? 0 : d.plays[r.step - 1].index + 1;
+    const before = d.history.slice(since, p.index).map((h) => `<li>${esc(seatName(lang(), h.seat))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
     return `${acc}${counts}${hints}
       <section class="review-step" aria-live="polite" aria-atomic="true">
         <h3 id="review-step">${esc(tr('step', { k: r.step + 1, n: d.plays.length }))}</h3>
+        ${before ? `<ul class="review-before">${before}</ul>` : ''}
         <p class="played">${esc(tr('youPlayed', { move: moveText(p.played) }))}${p.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</p>
         ${verdict}
         <h4>${esc(tr('tableBefore'))}</h4>${cardsRow(p.table, tableMarks)}

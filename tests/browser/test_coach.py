@@ -157,6 +157,9 @@ def test_review_with_r_and_the_statistics_page(
         page.wait_for_function(
             f"() => document.getElementById('review-step').textContent === 'Play {k} of {n}'")
         p = review["plays"][k - 1]
+        # The others' plays since the previous one of the person, as they happened.
+        others = review["history"][review["plays"][k - 2]["index"] + 1:p["index"]]
+        assert page.locator(".review-before li").count() == len(others)
         if p["forced"]:
             assert "not judged" in page.inner_text(".review-step .verdict")
         else:
