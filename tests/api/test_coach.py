@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -219,3 +220,46 @@ def test_the_match_is_credited_when_it_ends(api: Api) -> None:
     easy = next(x for x in s["levels"] if x["level"] == "easy")
     assert game["status"] == "match_over" and easy["matches"] == 1
     assert game["winner"] == "A" and easy["matches_won"] == 1
+
+
+def test_a_finished_round_is_reviewed_without_being_asked(api: Api) -> None:
+    # The person's round is judged in the background as soon as it ends, so the review opens
+    # at once; without a person nothing is computed until asked.
+    pid = person()
+    game = until_round_over(api, create(api, pid), random.Random(7))
+    anonymous = until_round_over(api, create(api), random.Random(8))
+    deadline = time.monotonic() + 60
+    while True:
+        rec = api.store.load(game["id"])
+        assert rec is not None
+        if "1:0" in rec.meta["coach"].get("reviews", {}):
+            break
+        assert time.monotonic() < deadline, "the round was never reviewed"
+        time.sleep(0.05)
+    assert rec.version == game["version"]
+    other = api.store.load(anonymous["id"])
+    assert other is not None and "reviews" not in other.meta.get("coach", {})
+    assert len(api.client.get(f"/api/people/{pid}/stats").json()["accuracy"]) <= 1
+
+
+def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:
+    from scopone.web.coach import REVIEWS_KEPT
+
+    game = create(api)
+    rng = random.Random(9)
+    gid = game["id"]
+    rounds = 0
+    while game["status"] != "match_over" and rounds < REVIEWS_KEPT + 2:
+        game = until_round_over(api, game, rng)
+        rounds = game["round_number"]
+        r = api.client.get(f"/api/games/{gid}/rounds/{rounds}/review")
+        assert r.status_code == 200
+        if game["status"] == "round_over":
+            game = api.step(game, rng)
+    rec = api.store.load(gid)
+    assert rec is not None
+    kept = rec.meta["coach"]["reviews"]
+    assert len(kept) == min(rounds, REVIEWS_KEPT)
+    assert f"{rounds}:0" in kept
+    # An older round is judged again when asked for.
+    assert api.client.get(f"/api/games/{gid}/rounds/1/review").status_code == 200
