@@ -19,16 +19,14 @@ import asyncio
 import concurrent.futures as cf
 import logging
 import multiprocessing
-import random
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..coach import RoundTrace, cards_seen, hint_for, review_round
-from ..coach.review import Option, PlayReview
+from ..coach import RoundTrace, cards_seen
+from ..coach.payload import compute_hint, compute_review, warm
 from ..coach.stats import credit_accuracy, credit_help, credit_round, empty_stats
-from ..engine import Move, Rules, SeatView
-from ..players.search import SearchLimits
+from ..engine import Rules, SeatView
 from . import errors as e
 from .store import GameRecord, PersonRecord
 from .views import codes, game_view
@@ -38,8 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: At most this many deals judge a position (as players.evaluate.JUDGE_LIMITS).
-DEALS = 200
 #: Reviews stored with a game (per game, all seats together).
 REVIEWS_KEPT = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
@@ -54,44 +50,6 @@ def coach_meta(rec: GameRecord) -> dict[str, Any]:
 def people_of(rec: GameRecord) -> dict[int, str]:
     """The seats whose person collects statistics, with their person ids."""
     return {int(s): p for s, p in coach_meta(rec).get("people", {}).items()}
-
-
-def _move(m: Move) -> dict[str, Any]:
-    return {"card": str(m.card), "capture": codes(m.capture)}
-
-
-def _option(o: Option) -> dict[str, Any]:
-    return {**_move(o.move), "margin": round(o.margin, 3)}
-
-
-def _play(p: PlayReview) -> dict[str, Any]:
-    return {"index": p.index, "hand": codes(p.hand), "table": codes(p.table),
-            "played": _move(p.played), "scopa": p.scopa, "forced": p.forced,
-            "best": None if p.best is None else _move(p.best), "label": p.label,
-            "loss": None if p.loss is None else round(p.loss, 3),
-            "options": [_option(o) for o in p.options]}
-
-
-# ----- work done in the pool (top-level functions: they cross into worker processes) ---------
-
-def compute_hint(view: SeatView, seed: str, seconds: float) -> dict[str, Any]:
-    h = hint_for(view, random.Random(seed), SearchLimits(seconds, DEALS, prune=False))
-    return {"move": _move(h.best.move), "options": [_option(o) for o in h.options],
-            "deals": h.deals}
-
-
-def compute_review(trace: dict[str, Any], rules: dict[str, Any], seat: int, seed: str,
-                   seconds: float) -> dict[str, Any]:
-    """The review of ``seat``'s plays, and the round's public plays with their scopa marks."""
-    t = RoundTrace.from_dict(trace, Rules(**rules))
-    rev = review_round(t, seat, seed, SearchLimits(seconds, DEALS, prune=False))
-    r = t.deal()
-    history = []
-    for s, m in t.plays:
-        play = r.play(m, seat=s)
-        history.append({"seat": s, **_move(m), "scopa": play.scopa})
-    return {"seat": seat, "plays": [_play(p) for p in rev.plays], "history": history,
-            "accuracy": rev.accuracy, "counts": rev.counts}
 
 
 def _rules_dict(rules: Rules) -> dict[str, Any]:
@@ -112,6 +70,10 @@ class CoachService:
         self._processes = processes
         self._pool = self._new_pool(workers)
         self._workers = workers
+        if processes:
+            # Start the workers now, not at the first hint (a spawn and the imports: a second).
+            for _ in range(workers):
+                self._pool.submit(warm)
         self._busy = 0  # jobs in the pool now: prefetching waits for an idle pool
         self._reviews: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -320,4 +282,4 @@ class CoachService:
             raise e.NotFound(e.PERSON_NOT_FOUND)
 
 
-__all__ = ["CoachService", "compute_hint", "compute_review", "people_of"]
+__all__ = ["CoachService", "people_of"]
