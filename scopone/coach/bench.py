@@ -26,6 +26,7 @@ from ..engine import Move, Round, Rules, SeatView
 from ..players import make_player
 from ..players.evaluate import JUDGE_LIMITS, evaluate_moves
 from .hint import hint_for
+from .labels import LABELS, label_for
 from .review import RoundTrace, review_round
 
 
@@ -114,6 +115,7 @@ def hints(args: argparse.Namespace) -> None:
 def agree(args: argparse.Namespace) -> None:
     hard = make_player("hard")
     same = total = 0
+    labels: dict[str, int] = {}
     for k, r in enumerate(normal_rounds(args.rounds, args.seed)):
         trace = RoundTrace.of(r)
         g = trace.deal()
@@ -122,15 +124,21 @@ def agree(args: argparse.Namespace) -> None:
             if s == seat:
                 v = SeatView.of(g, s)
                 if len(v.legal_moves()) > 1:
-                    best = evaluate_moves(v, random.Random(f"r{k}:{i}"))[0].move
+                    values = evaluate_moves(v, random.Random(f"r{k}:{i}"))
                     mine: Move = hard.choose(v, random.Random(f"h{k}:{i}"))
-                    same += best == mine
+                    same += values[0].move == mine
                     total += 1
+                    # The review's label for Hard's own choice.
+                    loss = values[0].mean - next(x.mean for x in values if x.move == mine)
+                    lab = label_for(loss)
+                    labels[lab] = labels.get(lab, 0) + 1
             g.play(m, seat=s)
         if args.verbose:
             print(k + 1, same, total, flush=True)
     print(f"review best == Hard's choice in {same}/{total} judged plays "
           f"({same / max(total, 1):.1%}) over {args.rounds} rounds of Normal play")
+    print("the review's labels for Hard's choices: "
+          + ", ".join(f"{k} {labels.get(k, 0)}" for k in LABELS))
 
 
 def latency(args: argparse.Namespace) -> None:
