@@ -29,7 +29,7 @@ from ..coach.stats import credit_accuracy, credit_help, credit_round, empty_stat
 from ..engine import Rules, SeatView
 from . import errors as e
 from .store import GameRecord, PersonRecord
-from .views import codes, game_view
+from .views import HUMAN, codes, game_view
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -50,6 +50,12 @@ def coach_meta(rec: GameRecord) -> dict[str, Any]:
 def people_of(rec: GameRecord) -> dict[int, str]:
     """The seats whose person collects statistics, with their person ids."""
     return {int(s): p for s, p in coach_meta(rec).get("people", {}).items()}
+
+
+def _conflict(detail: str, rec: GameRecord, seat: int) -> e.Conflict:
+    """A 409 carrying the current game only as the solo game's seat 0 sees it: any other seat
+    (a table with friends) gets none here, never seat 0's hand; its route adds its own view."""
+    return e.Conflict(detail, game_view(rec) if seat == HUMAN else None)
 
 
 def _rules_dict(rules: Rules) -> dict[str, Any]:
@@ -183,14 +189,16 @@ class CoachService:
     # ----- what the person asks for ---------------------------------------------------------
 
     async def hint(self, game_id: str, version: int, seat: int) -> dict[str, Any]:
-        rec = self.service._checked(game_id, version)
+        rec = self.service._load(game_id)
         m = rec.match
+        if version != rec.version:
+            raise _conflict(e.STALE_VERSION, rec, seat)
         if m.winner is not None:
-            raise e.Conflict(e.MATCH_OVER, game_view(rec))
+            raise _conflict(e.MATCH_OVER, rec, seat)
         if m.round.is_over:
-            raise e.Conflict(e.ROUND_OVER, game_view(rec))
+            raise _conflict(e.ROUND_OVER, rec, seat)
         if m.round.turn != seat:
-            raise e.Conflict(e.NOT_YOUR_TURN, game_view(rec))
+            raise _conflict(e.NOT_YOUR_TURN, rec, seat)
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
         out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{version}",
                               self.seconds)
@@ -205,11 +213,11 @@ class CoachService:
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
                 "settebello": seen.settebello, "opened": opened}
 
-    def _trace(self, rec: GameRecord, number: int) -> dict[str, Any]:
+    def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
         m = rec.match
         current = m.round_number
         if number == current and not m.round.is_over:
-            raise e.Conflict(e.ROUND_NOT_OVER, game_view(rec))
+            raise _conflict(e.ROUND_NOT_OVER, rec, seat)
         if not 1 <= number <= current:
             raise e.NotFound(e.ROUND_NOT_FOUND)
         trace: dict[str, Any] | None = coach_meta(rec).get("traces", {}).get(str(number))
@@ -221,7 +229,7 @@ class CoachService:
 
     async def review(self, game_id: str, number: int, seat: int) -> dict[str, Any]:
         rec = self.service._load(game_id)
-        trace = self._trace(rec, number)
+        trace = self._trace(rec, number, seat)
         key = f"{number}:{seat}"
         cached = coach_meta(rec).get("reviews", {}).get(key)
         if cached is None:

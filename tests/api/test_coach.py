@@ -263,3 +263,20 @@ def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:
     assert f"{rounds}:0" in kept
     # An older round is judged again when asked for.
     assert api.client.get(f"/api/games/{gid}/rounds/1/review").status_code == 200
+
+
+def test_another_seats_refusals_carry_no_view_of_seat_0(api: Api) -> None:
+    # For tables with friends: the service answers any seat; a 409 for seat 2 must not carry
+    # the solo view (seat 0's hand).
+    import asyncio
+
+    from scopone.web import errors as e
+
+    game = api.get(api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3))  # seat 0 leads
+    coach = api.app.state.coach
+    for call in (coach.hint(game["id"], game["version"], 2),
+                 coach.hint(game["id"], game["version"] + 1, 2),
+                 coach.review(game["id"], 1, 2)):
+        with pytest.raises(e.Conflict) as refused:
+            asyncio.run(call)
+        assert refused.value.game is None
