@@ -20,6 +20,7 @@ from starlette.responses import Response
 
 from . import accesslog, openapi, ops, pages
 from . import errors as e
+from .coach import CoachService
 from .driver import Driver
 from .events import Presence
 from .metrics import MetricsMiddleware, RequestMetrics
@@ -27,6 +28,9 @@ from .pages_tables import page_router
 from .push import Hub
 from .route_table import RouteTable
 from .routes import router
+from .routes_coach import games as coach_games
+from .routes_coach import pages as coach_pages
+from .routes_coach import people as coach_people
 from .routes_tables import router as tables_router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
@@ -94,6 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         driver.streams = presence.streams
         tables.on_change = driver.kick
         app.state.driver = driver
+        app.state.coach = CoachService(app.state.service, settings.coach_seconds,
+                                       settings.ai_processes)
         _sweep_once(store, settings)
         sweeper = asyncio.create_task(_sweep(store, settings))
         try:
@@ -101,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sweeper.cancel()
             driver.close()
+            app.state.coach.close()
             thinker.close()
             store.close()
 
@@ -113,6 +120,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     accesslog.install(routes)  # no invite code or game id in an access log line
     app.include_router(router)
     app.include_router(tables_router)
+    app.include_router(coach_games)
+    app.include_router(coach_people)
+    app.include_router(coach_pages)
     app.include_router(ops.router)
     app.include_router(pages.router)  # the HTML: game, rule pages, manifest
     openapi.install(app)

@@ -101,5 +101,5 @@ class Driver:
                 table["seats"][seat]["away"] = True  # until they are back
             table["turn_since"] = now
             table["lease"] = {"owner": self.owner, "since": now}
-            if self.tables.commit(rec):
+            if self.tables.commit(rec, card_played=True):
                 self.cards_played += 1

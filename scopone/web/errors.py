@@ -73,6 +73,10 @@ NOT_IN_LOBBY = "table has left the lobby"
 NOT_A_PERSON = "seat is not held by a person"
 HOST_SEAT = "the host keeps their seat"
 INVALID_NAME = "invalid name"
+# The coach (scopone.web.coach).
+ROUND_NOT_FOUND = "round not found"
+PERSON_NOT_FOUND = "person not found"
+NO_REVIEW = "review unavailable"
 
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Request, status
+from fastapi import APIRouter, Body, Depends, Header, Request, status
 
 from .errors import documented
 from .schemas import GameCreate, GamePatch, GameView, MoveIn, VersionIn
+from .schemas_coach import PERSON_HEADER_PATTERN
 from .service import GameService
 
 
@@ -47,10 +48,15 @@ router = APIRouter(prefix="/api/games", tags=["games"], responses=documented(400
 
 @router.post("", response_model=GameView, status_code=status.HTTP_201_CREATED,
              operation_id="create_game", responses=_answers(201, 422))
-async def create_game(service: Service,
-                      req: Annotated[GameCreate | None, Body()] = None) -> GameView:
+async def create_game(
+        service: Service, req: Annotated[GameCreate | None, Body()] = None,
+        # A plain string (empty: nobody), so the schema holds no null a client could send.
+        person: Annotated[str, Header(alias="X-Scopone-Person", pattern=PERSON_HEADER_PATTERN,
+                                      description="the anonymous person's id, whose "
+                                      "statistics this game's rounds count for")] = "",
+) -> GameView:
     """A new match; seat 0 is the human, seats 1–3 the computer at ``level``."""
-    return service.create(req or GameCreate())
+    return service.create(req or GameCreate(), person or None)
 
 
 @router.get("/{game_id}", response_model=GameView, operation_id="get_game",

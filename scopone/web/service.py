@@ -15,6 +15,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Protocol
 
 from ..engine import (
     Card,
@@ -36,6 +37,18 @@ from .thinker import Thinker
 from .views import HUMAN, game_view
 
 
+class RoundWatcher(Protocol):
+    """Who hears of games created and rounds finished (the coach: statistics, reviews)."""
+
+    def game_created(self, rec: GameRecord, person: str | None) -> None: ...
+
+    def round_over(self, rec: GameRecord) -> None:
+        """Before the finishing move is stored: may add to ``rec.meta``."""
+
+    def round_stored(self, rec: GameRecord) -> None:
+        """After the finishing move is stored (once per round, whichever process)."""
+
+
 class GameService:
     """Every state change goes: lock the game, load it, check the version, change, store."""
 
@@ -43,6 +56,7 @@ class GameService:
         self.store = store
         self.thinker = thinker
         self.hub = hub or Hub()
+        self.watcher: RoundWatcher | None = None
         # Locks live as long as a request holds one; finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -72,9 +86,14 @@ class GameService:
             raise e.NotFound(e.GAME_NOT_FOUND)
         return rec
 
-    def commit(self, rec: GameRecord) -> bool:
+    def commit(self, rec: GameRecord, card_played: bool = False) -> bool:
         """Stores ``rec`` as the next version and announces it; False (nothing stored) when
-        another process changed it since it was loaded."""
+        another process changed it since it was loaded. ``card_played``: the change is a card
+        (``play_card``), so a round over now is a round that card ended, and the watcher hears
+        of it once, whichever process stored it."""
+        ended = card_played and rec.match.round.is_over and self.watcher is not None
+        if ended:
+            self.watcher.round_over(rec)  # type: ignore[union-attr]
         old = rec.version
         rec.version = old + 1
         rec.updated = time.time()
@@ -82,6 +101,8 @@ class GameService:
             rec.version = old
             return False
         self.hub.publish(rec.id, rec.version)
+        if ended:
+            self.watcher.round_stored(rec)  # type: ignore[union-attr]
         return True
 
     async def decide(self, rec: GameRecord, seat: int) -> Move:
@@ -100,8 +121,8 @@ class GameService:
             raise e.Conflict(e.STALE_VERSION, game_view(rec))
         return rec
 
-    def _save(self, rec: GameRecord) -> GameView:
-        if not self.commit(rec):
+    def _save(self, rec: GameRecord, card_played: bool = False) -> GameView:
+        if not self.commit(rec, card_played):
             # Another process changed the row between our load and this write.
             current = self._load(rec.id)
             raise e.Conflict(e.STALE_VERSION, game_view(current))
@@ -109,11 +130,13 @@ class GameService:
 
     # ----- changing -----------------------------------------------------------------------
 
-    def create(self, req: GameCreate) -> GameView:
+    def create(self, req: GameCreate, person: str | None = None) -> GameView:
         rules = Rules(variant=req.variant, napola=req.napola, target=req.target)
         # The deck's rng is seeded from the OS so no client can predict a deal.
         match = Match(rules, random.Random(secrets.randbits(128)))
         rec = GameRecord.new(match, req.level)
+        if self.watcher:
+            self.watcher.game_created(rec, person)
         self.store.insert(rec)
         return game_view(rec)
 
@@ -125,7 +148,7 @@ class GameService:
                 play_card(rec, HUMAN, card, capture)
             except e.Conflict as c:
                 raise e.Conflict(c.detail, game_view(rec)) from None
-            return self._save(rec)
+            return self._save(rec, card_played=True)
 
     async def advance(self, game_id: str, version: int) -> GameView:
         async with self._locked(game_id):
@@ -142,7 +165,7 @@ class GameService:
                 # The player's fault, not the client's: say so, and store nothing.
                 raise e.Unavailable(e.COMPUTER_FAILED) from exc
             finish_if_over(rec.match)
-            return self._save(rec)
+            return self._save(rec, card_played=True)
 
     async def next_round(self, game_id: str, version: int) -> GameView:
         async with self._locked(game_id):

@@ -49,6 +49,9 @@ class Settings:
     # An event stream ends after this long and the browser reconnects (Last-Event-ID): no
     # connection outlives a proxy's timeout, and a process being replaced sheds its streams.
     events_max_seconds: float = 300.0
+    # The coach's judgement of one position (hint, each play of a review): at most this many
+    # seconds, and at most 200 imagined deals (players.evaluate.JUDGE_LIMITS).
+    coach_seconds: float = 0.5
     workers: int = 1  # server processes (`serve --workers N`), each with its own thinkers
     # Finished matches are removed this many hours after their last change, any game after
     # idle_hours untouched (abandoned); 0 keeps them forever.
@@ -84,7 +87,7 @@ class Settings:
             "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
             "max_body_bytes": int, "table_pace": float,
             "events_max_seconds": float, "workers": int, "finished_hours": float,
-            "idle_hours": float,
+            "idle_hours": float, "coach_seconds": float,
             "static_dir": Path, "templates_dir": Path,
         }
         values: dict[str, Any] = {}

@@ -61,9 +61,9 @@ class TableService:
             self._remember(rec)
         return rec
 
-    def commit(self, rec: GameRecord) -> bool:
+    def commit(self, rec: GameRecord, card_played: bool = False) -> bool:
         """``GameService.commit``, and the record kept for the streams."""
-        if not self.games.commit(rec):
+        if not self.games.commit(rec, card_played):
             return False
         self._remember(rec)
         return True
@@ -95,7 +95,8 @@ class TableService:
         return SeatTaken(seat=t.HOST, token=token, table=table_view(rec, meta["table"], t.HOST))
 
     async def _change(self, code: str, token: str | None, version: int | None,
-                      change: Change, *, game_changed: bool = False) -> TableView:
+                      change: Change, *, game_changed: bool = False,
+                      card_played: bool = False) -> TableView:
         """Applies ``change(rec, table, seat)`` for the token's seat and stores it. With a
         ``version``, an older one gets 409; without, the change is retried on a fresh copy when
         another process got there first."""
@@ -114,7 +115,7 @@ class TableService:
                     raise e.Conflict(err.detail, table=table_view(rec, table, seat)) from None
                 if game_changed:
                     table["turn_since"] = time.time()
-                if self.commit(rec):
+                if self.commit(rec, card_played):
                     self.on_change(rec.id)
                     return table_view(rec, table, seat)
                 if version is not None:
@@ -156,7 +157,8 @@ class TableService:
             play_card(rec, seat, card, capture)
             table["seats"][seat]["away"] = False  # a move of one's own: back at the table
 
-        return await self._change(code, token, req.version, change, game_changed=True)
+        return await self._change(code, token, req.version, change, game_changed=True,
+                                  card_played=True)
 
     async def next_round(self, code: str, version: int, token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:

@@ -1,5 +1,7 @@
 // The JSON API of our own server (scopone/web/schemas.py is the contract).
 
+import { personId } from './person.js';
+
 export class ApiError extends Error {
   constructor(status, detail, game) {
     super(`${status} ${detail}`);
@@ -9,8 +11,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const init = { method, headers: { Accept: 'application/json' } };
+export async function call(method, path, body, headers = {}) {
+  const init = { method, headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -30,7 +32,8 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  create: (options) => call('POST', '/api/games', options),
+  // The person's id makes the match's rounds count in their statistics (coach.js).
+  create: (options) => call('POST', '/api/games', options, { 'X-Scopone-Person': personId() }),
   get: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
   move: (id, version, move) =>
     call('POST', `/api/games/${encodeURIComponent(id)}/moves`, {

@@ -2,6 +2,7 @@
 
 import { api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
+import { installCoach } from './coach.js';
 import { labelFriends, openFriends } from './friends.js';
 import { bindHands, handKey } from './hands.js';
 import { LANGS, browserLang } from './i18n.js';
@@ -48,9 +49,12 @@ function savePrefs() {
   localStorage.setItem(STORE_PREFS, JSON.stringify(state.prefs));
 }
 
+// The coach (hint, cards seen, review) draws its part after each render of the game.
+const coachUi = installCoach(() => state);
 const renderNow = () => {
   paint(state);
   labelFriends(state.prefs.lang);
+  coachUi.afterRender();
 };
 
 // ----- showing a play ----------------------------------------------------------------------

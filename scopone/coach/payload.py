@@ -1,0 +1,63 @@
+"""The coach's judgements as plain JSON-able data, computed where the server sends them: in a
+worker process (these functions are top-level and import nothing of the web)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine import Move, Rules, SeatView
+from ..players.search import SearchLimits
+from .hint import hint_for
+from .review import Option, PlayReview, RoundTrace, review_round
+
+#: At most this many deals judge a position (as players.evaluate.JUDGE_LIMITS).
+DEALS = 200
+
+
+def codes(cards: Any) -> list[str]:
+    """Card codes in the deck's order, as the game's views list them."""
+    return [str(c) for c in sorted(cards, key=lambda c: c.index)]
+
+
+def warm() -> None:
+    """Imports the search in a fresh worker, so the first real judgement does not pay for it."""
+    from ..players import hard  # noqa: F401
+
+
+def _move(m: Move) -> dict[str, Any]:
+    return {"card": str(m.card), "capture": codes(m.capture)}
+
+
+def _option(o: Option) -> dict[str, Any]:
+    return {**_move(o.move), "margin": round(o.margin, 3)}
+
+
+def _play(p: PlayReview) -> dict[str, Any]:
+    return {"index": p.index, "hand": codes(p.hand), "table": codes(p.table),
+            "played": _move(p.played), "scopa": p.scopa, "forced": p.forced,
+            "best": None if p.best is None else _move(p.best), "label": p.label,
+            "loss": None if p.loss is None else round(p.loss, 3),
+            "options": [_option(o) for o in p.options]}
+
+
+def compute_hint(view: SeatView, seed: str, seconds: float) -> dict[str, Any]:
+    h = hint_for(view, random.Random(seed), SearchLimits(seconds, DEALS, prune=False))
+    return {"move": _move(h.best.move), "options": [_option(o) for o in h.options],
+            "deals": h.deals}
+
+
+def compute_review(trace: dict[str, Any], rules: dict[str, Any], seat: int, seed: str,
+                   seconds: float) -> dict[str, Any]:
+    """The review of ``seat``'s plays, and the round's public plays with their scopa marks."""
+    t = RoundTrace.from_dict(trace, Rules(**rules))
+    rev = review_round(t, seat, seed, SearchLimits(seconds, DEALS, prune=False))
+    r = t.deal()
+    history = []
+    for s, m in t.plays:
+        play = r.play(m, seat=s)
+        history.append({"seat": s, **_move(m), "scopa": play.scopa})
+    return {"seat": seat, "plays": [_play(p) for p in rev.plays], "history": history,
+            "accuracy": rev.accuracy, "counts": rev.counts}
+
+

@@ -1,0 +1,145 @@
+"""The review of a finished round for one seat: each of its plays judged against the best.
+
+A finished round is kept as a ``RoundTrace`` (dealer, rules and the public plays): every card of
+a round is played, so the plays alone give back the deal, and each of the seat's positions is
+rebuilt by replaying them. Only ``SeatView.of(round, seat)`` reaches the evaluation, and a review
+shows only that seat's own hands and the public plays.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Card, Move, Round, Rules, SeatView
+from ..engine.cards import DECK
+from ..players.evaluate import JUDGE_LIMITS, MoveValue, evaluate_moves
+from ..players.search import SearchLimits
+from .labels import LABELS, Label, accuracy, label_for
+
+#: How many of the best moves a judged play lists with their margins.
+SHOWN = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTrace:
+    """A finished round as anyone at the table saw it: who dealt, the rules, every play."""
+
+    dealer: int
+    rules: Rules
+    plays: tuple[tuple[int, Move], ...]  # (seat, move) in order
+
+    @classmethod
+    def of(cls, round_: Round) -> RoundTrace:
+        if not round_.is_over:
+            raise ValueError("the round is not over")
+        return cls(round_.dealer, round_.rules,
+                   tuple((p.seat, p.move) for p in (round_.history or ())))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dealer": self.dealer,
+                "plays": [[s, str(m.card), sorted(str(c) for c in m.capture)]
+                          for s, m in self.plays]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], rules: Rules) -> RoundTrace:
+        return cls(int(data["dealer"]), rules, tuple(
+            (int(s), Move(Card.parse(c), frozenset(Card.parse(x) for x in cap)))
+            for s, c, cap in data["plays"]))
+
+    def deal(self) -> Round:
+        """The round as it was dealt: each seat's hand is what it played, the table the rest."""
+        hands: list[list[Card]] = [[], [], [], []]
+        for seat, move in self.plays:
+            hands[seat].append(move.card)
+        played = {c for h in hands for c in h}
+        table = [c for c in DECK if c not in played]
+        return Round.from_deal(hands, table, self.dealer, self.rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    move: Move
+    margin: float  # expected margin (our pair minus theirs, to the round's end)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReview:
+    """One of the seat's plays. ``forced`` plays carry no best, label or loss."""
+
+    index: int  # position in the round's plays, 0 for the lead
+    hand: tuple[Card, ...]  # the seat's own hand before the play
+    table: tuple[Card, ...]  # the table before the play
+    played: Move
+    scopa: bool
+    forced: bool
+    best: Move | None = None
+    label: Label | None = None
+    loss: float | None = None
+    options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReview:
+    seat: int
+    plays: tuple[PlayReview, ...]
+
+    @property
+    def judged(self) -> list[PlayReview]:
+        return [p for p in self.plays if not p.forced]
+
+    @property
+    def accuracy(self) -> float | None:
+        return accuracy([p.label for p in self.judged if p.label is not None])
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(LABELS, 0)
+        for p in self.judged:
+            if p.label is not None:
+                out[p.label] += 1
+        return out
+
+
+def judge(view: SeatView, played: Move, rng: random.Random,
+          limits: SearchLimits = JUDGE_LIMITS) -> tuple[Move, Label, float, tuple[Option, ...]]:
+    """The best move, the played move's label and loss, and the best few with margins."""
+    values = evaluate_moves(view, rng, limits)
+    best = values[0]
+    mine = next(v for v in values if v.move == played)
+    loss = max(0.0, best.mean - mine.mean)
+    return best.move, label_for(loss), loss, _options(values)
+
+
+def _options(values: list[MoveValue]) -> tuple[Option, ...]:
+    return tuple(Option(v.move, v.mean) for v in values[:SHOWN])
+
+
+def review_round(trace: RoundTrace, seat: int, seed: str,
+                 limits: SearchLimits = JUDGE_LIMITS) -> RoundReview:
+    """Every play of ``seat`` in the round, judged when it had a choice. ``seed`` makes each
+    judgement's imagined deals (server-side and secret, so nobody can replay them)."""
+    return review_plays(trace.deal(), trace.plays, seat, seed, limits)
+
+
+def review_plays(start: Round, plays: tuple[tuple[int, Move], ...], seat: int, seed: str,
+                 limits: SearchLimits = JUDGE_LIMITS) -> RoundReview:
+    """``plays`` made from ``start`` (a copy is played on), ``seat``'s judged as above."""
+    r = start.copy(history=True)
+    out: list[PlayReview] = []
+    for i, (s, move) in enumerate(plays):
+        if s == seat:
+            view = SeatView.of(r, seat)
+            legal = view.legal_moves()
+            base = PlayReview(i, view.hand, view.table, move, False, len(legal) == 1)
+            if not base.forced:
+                best, label, loss, options = judge(
+                    view, move, random.Random(f"{seed}:{i}"), limits)
+                base = PlayReview(i, view.hand, view.table, move, False, False, best, label,
+                                  loss, options)
+        play = r.play(move, seat=s)
+        if s == seat:
+            out.append(PlayReview(base.index, base.hand, base.table, base.played, play.scopa,
+                                  base.forced, base.best, base.label, base.loss, base.options))
+    return RoundReview(seat, tuple(out))

@@ -1,0 +1,293 @@
+"""The coach behind the API: hints, reviews, cards seen and statistics for any seat of a game.
+
+Judging positions costs CPU (about 0.1 s a position, a second a round), so it runs in a pool of
+its own, off the event loop and apart from the computer players' (a review never waits for, nor
+delays, a computer's card). Everything a person may see is built from their own ``SeatView`` or
+from a finished round's public plays. Functions take a ``seat`` so tables with friends can use
+them for every person (the solo game's routes pass seat 0).
+
+What the coach keeps lives in ``GameRecord.meta["coach"]``:
+``people`` {seat: person id}, ``traces`` {round: the round's plays, for reviews after the next
+deal}, ``reviews`` {"round:seat": the computed review}, ``help`` {"round:seat": {"hints": n,
+"seen": n}}. These writes keep the game's version (they change nothing a player sees), so they
+never make a waiting move stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..coach import RoundTrace, cards_seen
+from ..coach.payload import compute_hint, compute_review, warm
+from ..coach.stats import credit_accuracy, credit_help, credit_round, empty_stats
+from ..engine import Rules, SeatView
+from . import errors as e
+from .store import GameRecord, PersonRecord
+from .views import HUMAN, codes, game_view
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+log = logging.getLogger(__name__)
+
+#: Reviews stored with a game (per game, all seats together).
+REVIEWS_KEPT = 4
+#: Tries to add the coach's data to a game that other requests keep changing.
+META_TRIES = 3
+
+
+def coach_meta(rec: GameRecord) -> dict[str, Any]:
+    meta: dict[str, Any] = rec.meta.setdefault("coach", {})
+    return meta
+
+
+def people_of(rec: GameRecord) -> dict[int, str]:
+    """The seats whose person collects statistics, with their person ids."""
+    return {int(s): p for s, p in coach_meta(rec).get("people", {}).items()}
+
+
+def _conflict(detail: str, rec: GameRecord, seat: int) -> e.Conflict:
+    """A 409 carrying the current game only as the solo game's seat 0 sees it: any other seat
+    (a table with friends) gets none here, never seat 0's hand; its route adds its own view."""
+    return e.Conflict(detail, game_view(rec) if seat == HUMAN else None)
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    return {"variant": rules.variant, "napola": rules.napola, "target": rules.target}
+
+
+class CoachService:
+    """Hint, review, cards seen and statistics; watches the games for finished rounds.
+
+    Two workers: a hint never waits behind a whole review being judged in the other.
+    """
+
+    def __init__(self, service: GameService, seconds: float, processes: bool,
+                 workers: int = 2) -> None:
+        self.service = service
+        self.store = service.store
+        self.seconds = seconds
+        self._processes = processes
+        self._pool = self._new_pool(workers)
+        self._workers = workers
+        if processes:
+            # Start the workers now, not at the first hint (a spawn and the imports: a second).
+            for _ in range(workers):
+                self._pool.submit(warm)
+        self._busy = 0  # jobs in the pool now: prefetching waits for an idle pool
+        self._reviews: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        service.watcher = self
+
+    def _new_pool(self, workers: int) -> cf.Executor:
+        if self._processes:
+            ctx = multiprocessing.get_context("spawn")
+            return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        return cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="scopone-coach")
+
+    def close(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        self._busy += 1
+        try:
+            try:
+                return await loop.run_in_executor(self._pool, fn, *args)
+            except cf.process.BrokenProcessPool:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool(self._workers)
+                return await loop.run_in_executor(self._pool, fn, *args)
+        finally:
+            self._busy -= 1
+
+    # ----- the game's watcher ---------------------------------------------------------------
+
+    def game_created(self, rec: GameRecord, person: str | None) -> None:
+        if person is None:
+            return
+        self.claim_seat(rec, 0, person)
+
+    def claim_seat(self, rec: GameRecord, seat: int, person: str) -> None:
+        """Credits ``seat``'s rounds to ``person`` from now on (a table calls it on sitting)."""
+        coach_meta(rec).setdefault("people", {})[str(seat)] = person
+        if self.store.load_person(person) is None:
+            now = time.time()
+            self.store.save_person(PersonRecord(person, empty_stats(), now, now))
+
+    def round_over(self, rec: GameRecord) -> None:
+        # The plays are kept so the round can be reviewed after the next deal replaces it.
+        trace = RoundTrace.of(rec.match.round)
+        coach_meta(rec).setdefault("traces", {})[str(rec.match.round_number)] = trace.to_dict()
+
+    def round_stored(self, rec: GameRecord) -> None:
+        m = rec.match
+        score = m.rounds[-1]
+        for seat, person in people_of(rec).items():
+            self._change_person(person, lambda d, s=seat: credit_round(  # type: ignore[misc]
+                d, rec.level, s, score, m.winner))
+            if self._busy == 0:
+                # An idle pool reviews the round at once, so opening the review is instant;
+                # a busy one leaves it to the request.
+                self._spawn(self.review(rec.id, m.round_number, seat))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("reviewing a round failed", exc_info=task.exception())
+
+    def _change_person(self, person: str, change: Callable[[dict[str, Any]], dict[str, Any]]
+                       ) -> None:
+        rec = self.store.load_person(person)
+        if rec is None:
+            return  # cleared in the meantime: nothing to count for
+        rec.data = change(rec.data)
+        rec.updated = time.time()
+        self.store.save_person(rec)
+
+    async def _change_meta(self, game_id: str, change: Callable[[GameRecord], None]) -> None:
+        """Adds to the game's coach data without a new version; a move stored in between by
+        another process wins, and the count is tried again on top of it."""
+        for _ in range(META_TRIES):
+            async with self.service._locked(game_id):
+                rec = self.service._load(game_id)
+                change(rec)
+                if self.store.update(rec, rec.version):
+                    return
+
+    def _help_count(self, rec: GameRecord, seat: int, kind: str) -> int:
+        key = f"{rec.match.round_number}:{seat}"
+        return int(coach_meta(rec).get("help", {}).get(key, {}).get(kind, 0))
+
+    async def _count_help(self, rec: GameRecord, seat: int, kind: str) -> int:
+        key = f"{rec.match.round_number}:{seat}"
+
+        def add(r: GameRecord) -> None:
+            help_ = coach_meta(r).setdefault("help", {}).setdefault(key, {})
+            help_[kind] = int(help_.get(kind, 0)) + 1
+
+        await self._change_meta(rec.id, add)
+        person = people_of(rec).get(seat)
+        if person is not None:
+            self._change_person(person, lambda d: credit_help(
+                d, "hints" if kind == "hints" else "cards_seen"))
+        return self._help_count(rec, seat, kind) + 1
+
+    # ----- what the person asks for ---------------------------------------------------------
+
+    async def hint(self, game_id: str, version: int, seat: int) -> dict[str, Any]:
+        rec = self.service._load(game_id)
+        m = rec.match
+        if version != rec.version:
+            raise _conflict(e.STALE_VERSION, rec, seat)
+        if m.winner is not None:
+            raise _conflict(e.MATCH_OVER, rec, seat)
+        if m.round.is_over:
+            raise _conflict(e.ROUND_OVER, rec, seat)
+        if m.round.turn != seat:
+            raise _conflict(e.NOT_YOUR_TURN, rec, seat)
+        view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
+        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{version}",
+                              self.seconds)
+        used = await self._count_help(rec, seat, "hints")
+        return {**out, "version": rec.version, "hints_used": used}
+
+    async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
+        rec = self.service._load(game_id)
+        seen = cards_seen(SeatView.of(rec.match.round, seat))
+        opened = await self._count_help(rec, seat, "seen")
+        return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
+                "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
+                "settebello": seen.settebello, "opened": opened}
+
+    def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
+        m = rec.match
+        current = m.round_number
+        if number == current and not m.round.is_over:
+            raise _conflict(e.ROUND_NOT_OVER, rec, seat)
+        if not 1 <= number <= current:
+            raise e.NotFound(e.ROUND_NOT_FOUND)
+        trace: dict[str, Any] | None = coach_meta(rec).get("traces", {}).get(str(number))
+        if trace is None and number == current:
+            trace = RoundTrace.of(m.round).to_dict()
+        if trace is None:  # a round finished before the coach kept rounds
+            raise e.NotFound(e.ROUND_NOT_FOUND)
+        return trace
+
+    async def review(self, game_id: str, number: int, seat: int) -> dict[str, Any]:
+        rec = self.service._load(game_id)
+        trace = self._trace(rec, number, seat)
+        key = f"{number}:{seat}"
+        cached = coach_meta(rec).get("reviews", {}).get(key)
+        if cached is None:
+            cached = await self._computed(rec, trace, number, seat)
+        help_ = coach_meta(rec).get("help", {}).get(key, {})
+        return {**cached, "round": number, "hints_used": int(help_.get("hints", 0)),
+                "cards_seen_opened": int(help_.get("seen", 0))}
+
+    async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
+                        seat: int) -> dict[str, Any]:
+        """Computes a review once however many ask at the same time, stores it with the game
+        and credits the round's accuracy to the seat's person."""
+        flight = f"{rec.id}:{number}:{seat}"
+        running = self._reviews.get(flight)
+        if running is not None:
+            return await asyncio.shield(running)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._reviews[flight] = fut
+        try:
+            out = await self._run(compute_review, trace, _rules_dict(rec.match.rules), seat,
+                                  f"{rec.seed}:review:{number}:{seat}", self.seconds)
+            key = f"{number}:{seat}"
+
+            def keep(r: GameRecord) -> None:
+                reviews = coach_meta(r).setdefault("reviews", {})
+                reviews[key] = out
+                # A review is about 5 KB and the game is written on every move: the latest few
+                # are kept (a reload shows them), older ones are judged again if asked for.
+                for old in sorted(reviews, key=lambda k: int(k.split(":")[0]))[:-REVIEWS_KEPT]:
+                    if old != key:
+                        del reviews[old]
+
+            await self._change_meta(rec.id, keep)
+            person = people_of(rec).get(seat)
+            if person is not None:
+                judged = sum(1 for p in out["plays"] if not p["forced"])
+                self._change_person(person, lambda d: credit_accuracy(
+                    d, f"{rec.id}:{key}", out["accuracy"], judged))
+            fut.set_result(out)
+            return out
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._reviews[flight]
+
+    # ----- statistics -----------------------------------------------------------------------
+
+    def person(self, person: str) -> PersonRecord:
+        rec = self.store.load_person(person)
+        if rec is None:
+            raise e.NotFound(e.PERSON_NOT_FOUND)
+        return rec
+
+    def clear(self, person: str) -> None:
+        if not self.store.delete_person(person):
+            raise e.NotFound(e.PERSON_NOT_FOUND)
+
+
+__all__ = ["CoachService", "people_of"]

@@ -1,0 +1,103 @@
+"""The JSON of the coach's endpoints: hint, review, cards seen, statistics (SPEC §7)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from .schemas import CardCode, MoveOut
+
+#: An anonymous person's id: 128 random bits or more from the browser, as 32-64 hex digits.
+PERSON_PATTERN = r"^[0-9a-f]{32,64}$"
+#: The header that names the person creating a game: an id, or empty for nobody.
+PERSON_HEADER_PATTERN = r"^([0-9a-f]{32,64})?$"
+
+LabelOut = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+PlaceOut = Literal["hand", "table", "taken_a", "taken_b", "unseen"]
+
+
+class OptionOut(BaseModel):
+    card: CardCode
+    capture: list[CardCode]
+    margin: float  # expected points of our pair minus theirs to the round's end
+
+
+class HintOut(BaseModel):
+    """Hard's recommended move from the person's own view, and the best few with margins."""
+
+    version: int  # the game version the hint is for
+    move: MoveOut
+    options: list[OptionOut]  # best first, at most three
+    deals: int  # imagined deals behind the margins; 0 for a forced move
+    hints_used: int  # hints asked this round, this one included
+
+
+class PlayReviewOut(BaseModel):
+    index: int  # position in the round's plays (history), 0 for the lead
+    hand: list[CardCode]  # the person's own hand before the play
+    table: list[CardCode]  # the table before the play
+    played: MoveOut
+    scopa: bool
+    forced: bool  # only one legal move: shown, not judged
+    best: MoveOut | None
+    label: LabelOut | None
+    loss: float | None  # expected points the play cost against the best
+    options: list[OptionOut]
+
+
+class PublicPlayOut(BaseModel):
+    seat: int
+    card: CardCode
+    capture: list[CardCode]
+    scopa: bool
+
+
+class ReviewOut(BaseModel):
+    round: int
+    seat: int
+    plays: list[PlayReviewOut]  # the person's plays, in order
+    history: list[PublicPlayOut]  # every play of the round, as everyone saw it
+    accuracy: float | None  # share of judged plays rated best or good; None: nothing judged
+    counts: dict[LabelOut, int]
+    hints_used: int
+    cards_seen_opened: int
+
+
+class SeenCardOut(BaseModel):
+    card: CardCode
+    place: PlaceOut
+
+
+class CardsSeenOut(BaseModel):
+    cards: list[SeenCardOut]  # the 40 cards in the deck's order
+    played: list[CardCode]  # played from a hand this round
+    unseen_by_rank: list[int]  # ranks 1-10: cards still unseen by the person
+    settebello: PlaceOut
+    opened: int  # times opened this round, this one included
+
+
+class LevelStatsOut(BaseModel):
+    level: Literal["easy", "normal", "hard"]
+    matches: int
+    matches_won: int
+    rounds: int
+    rounds_won: int
+
+
+class AccuracyPointOut(BaseModel):
+    time: float  # unix seconds
+    accuracy: float
+    judged: int
+
+
+class StatsOut(BaseModel):
+    levels: list[LevelStatsOut]
+    rounds: int
+    average_points: dict[Literal["carte", "denari", "settebello", "primiera", "scope",
+                                 "napola"], float]
+    scope_made: int
+    scope_conceded: int
+    hints: int
+    cards_seen: int
+    accuracy: list[AccuracyPointOut]  # oldest first, the last hundred reviewed rounds

@@ -1,0 +1,133 @@
+// The coach's texts in German, Italian and English (the game's own are in i18n.js).
+
+const TEXT = {
+  en: {
+    hint: 'Hint', hintThinking: 'Looking for the best move…',
+    hintBest: 'Hint: {move}', hintMargins: 'Expected margin to the end of the round (us minus them):',
+    hintFree: 'You may still play any card.',
+    lay: '{card}', take: '{card} taking {cards}',
+    seen: 'Cards seen', seenTitle: 'Cards seen this round',
+    placehand: 'in your hand', placetable: 'on the table', placetaken_a: 'taken by us',
+    placetaken_b: 'taken by them', placeunseen: 'not seen yet',
+    unseenByRank: 'Still unseen, per rank', rank: 'Rank', unseenCount: 'Unseen',
+    settebello: 'Settebello (Seven of Coins): {where}.',
+    review: 'Review', reviewTitle: 'Review of round {n}', reviewLoading: 'Reviewing the round…',
+    reviewFailed: 'The review could not be made.', noRound: 'No round has finished yet.',
+    accuracy: 'Accuracy {p}%', accuracyNone: 'No play had a real choice.',
+    accuracyOf: '{good} of {n} plays with a choice were best or good.',
+    step: 'Play {k} of {n}', youPlayed: 'You played {move}', bestWas: 'Best play: {move}',
+    sameAsBest: 'That was the best play.',
+    forced: 'Only one legal move: not judged.', cost: 'It cost {x} points.',
+    best: 'best', good: 'good', inaccuracy: 'inaccuracy', mistake: 'mistake', blunder: 'blunder',
+    tableBefore: 'Table before the play', handBefore: 'Your hand', empty: 'empty',
+    prev: 'Previous', next: 'Next', close: 'Close', hintsUsed: 'Hints used: {n}',
+    scopa: 'Scopa!', margin: '{m} points',
+    stats: 'Statistics', statsTitle: 'Your statistics', backToGame: 'Back to the game',
+    noStats: 'No statistics yet: play a round first.',
+    level: 'Level', easy: 'Easy', normal: 'Normal', hard: 'Hard', matches: 'Matches',
+    matchesWon: 'Matches won', rounds: 'Rounds', roundsWon: 'Rounds won',
+    averagePoints: 'Average points per round', category: 'Category',
+    carte: 'Cards', denari: 'Coins', settebelloCat: 'Settebello', primiera: 'Primiera',
+    scope: 'Scope', napola: 'Napola',
+    scopeMade: 'Scope made', scopeConceded: 'Scope conceded', hints: 'Hints used',
+    seenOpened: 'Cards seen opened', accuracyOverTime: 'Accuracy over time',
+    accuracyChart: 'Accuracy of the last {n} reviewed rounds: from {first}% to {last}%, average {avg}%.',
+    noAccuracy: 'No reviewed round yet.', clear: 'Clear my statistics',
+    clearConfirm: 'Clear all your statistics? This cannot be undone.', cleared: 'Statistics cleared.',
+  },
+  it: {
+    hint: 'Suggerimento', hintThinking: 'Cerco la mossa migliore…',
+    hintBest: 'Suggerimento: {move}', hintMargins: 'Margine atteso fino a fine smazzata (noi meno loro):',
+    hintFree: 'Puoi comunque giocare qualsiasi carta.',
+    lay: '{card}', take: '{card} prendendo {cards}',
+    seen: 'Carte uscite', seenTitle: 'Carte uscite in questa smazzata',
+    placehand: 'in mano a te', placetable: 'in tavola', placetaken_a: 'prese da noi',
+    placetaken_b: 'prese da loro', placeunseen: 'non ancora vista',
+    unseenByRank: 'Ancora da vedere, per valore', rank: 'Valore', unseenCount: 'Da vedere',
+    settebello: 'Settebello (Sette di Denari): {where}.',
+    review: 'Analisi', reviewTitle: 'Analisi della smazzata {n}', reviewLoading: 'Analizzo la smazzata…',
+    reviewFailed: 'Non è stato possibile fare l’analisi.', noRound: 'Nessuna smazzata è ancora finita.',
+    accuracy: 'Precisione {p}%', accuracyNone: 'Nessuna giocata aveva una vera scelta.',
+    accuracyOf: '{good} giocate su {n} con una scelta erano migliori o buone.',
+    step: 'Giocata {k} di {n}', youPlayed: 'Hai giocato {move}', bestWas: 'Giocata migliore: {move}',
+    sameAsBest: 'Era la giocata migliore.',
+    forced: 'Una sola mossa possibile: non giudicata.', cost: 'È costata {x} punti.',
+    best: 'migliore', good: 'buona', inaccuracy: 'imprecisione', mistake: 'errore', blunder: 'svista grave',
+    tableBefore: 'Tavola prima della giocata', handBefore: 'La tua mano', empty: 'vuota',
+    prev: 'Precedente', next: 'Successiva', close: 'Chiudi', hintsUsed: 'Suggerimenti usati: {n}',
+    scopa: 'Scopa!', margin: '{m} punti',
+    stats: 'Statistiche', statsTitle: 'Le tue statistiche', backToGame: 'Torna alla partita',
+    noStats: 'Ancora nessuna statistica: gioca prima una smazzata.',
+    level: 'Livello', easy: 'Facile', normal: 'Normale', hard: 'Difficile', matches: 'Partite',
+    matchesWon: 'Partite vinte', rounds: 'Smazzate', roundsWon: 'Smazzate vinte',
+    averagePoints: 'Punti medi per smazzata', category: 'Categoria',
+    carte: 'Carte', denari: 'Denari', settebelloCat: 'Settebello', primiera: 'Primiera',
+    scope: 'Scope', napola: 'Napola',
+    scopeMade: 'Scope fatte', scopeConceded: 'Scope subite', hints: 'Suggerimenti usati',
+    seenOpened: 'Carte uscite aperte', accuracyOverTime: 'Precisione nel tempo',
+    accuracyChart: 'Precisione delle ultime {n} smazzate analizzate: da {first}% a {last}%, media {avg}%.',
+    noAccuracy: 'Ancora nessuna smazzata analizzata.', clear: 'Cancella le mie statistiche',
+    clearConfirm: 'Cancellare tutte le tue statistiche? Non si può annullare.', cleared: 'Statistiche cancellate.',
+  },
+  de: {
+    hint: 'Tipp', hintThinking: 'Suche den besten Zug…',
+    hintBest: 'Tipp: {move}', hintMargins: 'Erwarteter Abstand bis Rundenende (wir minus sie):',
+    hintFree: 'Du kannst trotzdem jede Karte spielen.',
+    lay: '{card}', take: '{card} nimmt {cards}',
+    seen: 'Gesehene Karten', seenTitle: 'Gesehene Karten dieser Runde',
+    placehand: 'auf deiner Hand', placetable: 'auf dem Tisch', placetaken_a: 'von uns genommen',
+    placetaken_b: 'von ihnen genommen', placeunseen: 'noch nicht gesehen',
+    unseenByRank: 'Noch ungesehen, je Rang', rank: 'Rang', unseenCount: 'Ungesehen',
+    settebello: 'Settebello (Sieben Münzen): {where}.',
+    review: 'Analyse', reviewTitle: 'Analyse der Runde {n}', reviewLoading: 'Analysiere die Runde…',
+    reviewFailed: 'Die Analyse ist nicht gelungen.', noRound: 'Noch keine Runde ist beendet.',
+    accuracy: 'Genauigkeit {p} %', accuracyNone: 'Kein Zug hatte eine echte Wahl.',
+    accuracyOf: '{good} von {n} Zügen mit Wahl waren beste oder gute.',
+    step: 'Zug {k} von {n}', youPlayed: 'Du hast {move} gespielt', bestWas: 'Bester Zug: {move}',
+    sameAsBest: 'Das war der beste Zug.',
+    forced: 'Nur ein möglicher Zug: nicht bewertet.', cost: 'Er kostete {x} Punkte.',
+    best: 'bester', good: 'gut', inaccuracy: 'Ungenauigkeit', mistake: 'Fehler', blunder: 'grober Fehler',
+    tableBefore: 'Tisch vor dem Zug', handBefore: 'Deine Hand', empty: 'leer',
+    prev: 'Zurück', next: 'Weiter', close: 'Schließen', hintsUsed: 'Benutzte Tipps: {n}',
+    scopa: 'Scopa!', margin: '{m} Punkte',
+    stats: 'Statistik', statsTitle: 'Deine Statistik', backToGame: 'Zurück zum Spiel',
+    noStats: 'Noch keine Statistik: spiel zuerst eine Runde.',
+    level: 'Stufe', easy: 'Leicht', normal: 'Normal', hard: 'Schwer', matches: 'Partien',
+    matchesWon: 'Partien gewonnen', rounds: 'Runden', roundsWon: 'Runden gewonnen',
+    averagePoints: 'Durchschnittliche Punkte je Runde', category: 'Kategorie',
+    carte: 'Karten', denari: 'Münzen', settebelloCat: 'Settebello', primiera: 'Primiera',
+    scope: 'Scope', napola: 'Napola',
+    scopeMade: 'Scope gemacht', scopeConceded: 'Scope zugelassen', hints: 'Benutzte Tipps',
+    seenOpened: 'Gesehene Karten geöffnet', accuracyOverTime: 'Genauigkeit im Verlauf',
+    accuracyChart: 'Genauigkeit der letzten {n} analysierten Runden: von {first} % bis {last} %, im Mittel {avg} %.',
+    noAccuracy: 'Noch keine analysierte Runde.', clear: 'Meine Statistik löschen',
+    clearConfirm: 'Deine ganze Statistik löschen? Das lässt sich nicht rückgängig machen.',
+    cleared: 'Statistik gelöscht.',
+  },
+};
+
+/** A coach text in `lang`, with `{name}` placeholders filled from `params`. */
+export function ct(lang, key, params = {}) {
+  const table = TEXT[lang] || TEXT.en;
+  const text = table[key] ?? TEXT.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ''));
+}
+
+/** Every coach key exists in every language (checked by the browser tests). */
+export function missingCoachKeys() {
+  const keys = new Set(Object.values(TEXT).flatMap((table) => Object.keys(table)));
+  const missing = [];
+  for (const lang of Object.keys(TEXT)) {
+    for (const key of keys) if (!(key in TEXT[lang])) missing.push(`${lang}.${key}`);
+  }
+  return missing;
+}
+
+/** A margin or a cost as people read it: "+1.2", "−0.4", "0.0" (locale decimal mark). */
+export function signed(lang, x) {
+  const v = Math.round(x * 10) / 10;
+  const text = Math.abs(v).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (v > 0) return `+${text}`;
+  if (v < 0) return `−${text}`;
+  return text;
+}

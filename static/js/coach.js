@@ -1,0 +1,345 @@
+// The coach on the game page (SPEC §7): Hint (H), Cards seen (C), Review (R), and the link to
+// the statistics. The server judges; this module shows what it answered, built for seat 0 only.
+
+import { ApiError, call } from './api.js';
+import { cardSvg } from './cards.js';
+import { cardList, cardName, seatName } from './i18n.js';
+import { ct, signed } from './coach-text.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
+}[c]));
+const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
+const SUITS = ['D', 'C', 'S', 'B'];
+const DECK = SUITS.flatMap((s) => Array.from({ length: 10 }, (_, i) => `${i + 1}${s}`));
+
+/** The round a Review shows: the one just finished, else the one before the current. */
+export function lastFinishedRound(view) {
+  if (!view) return 0;
+  if (view.status === 'round_over' || view.status === 'match_over') return view.round_number;
+  return view.round_number - 1;
+}
+
+/** Where each card is for seat 0, from its view alone (what the server's cards seen says). */
+export function placesFromView(view) {
+  const places = {};
+  for (const c of DECK) places[c] = 'unseen';
+  for (const c of view.piles[0]) places[c] = 'taken_a';
+  for (const c of view.piles[1]) places[c] = 'taken_b';
+  for (const c of view.table) places[c] = 'table';
+  for (const c of view.hand) places[c] = 'hand';
+  return places;
+}
+
+export function installCoach(getState) {
+  const coach = {
+    hint: null, // {version, move, options, hints_used} for the view it was asked in
+    hintBusy: false,
+    seenOpen: false, // off by default (SPEC §7)
+    review: null, // {round, data|null, failed, step}
+    reviewDirty: false, // redrawn only when it changed, so focus inside it stays put
+    summaryNote: null, // {round, text} shown in the round summary
+  };
+  const lang = () => getState().prefs.lang;
+  const tr = (key, params) => ct(lang(), key, params);
+  const moveText = (m) => (m.capture.length
+    ? tr('take', { card: cardName(lang(), m.card), cards: cardList(lang(), m.capture) })
+    : tr('lay', { card: cardName(lang(), m.card) }));
+
+  // ----- hint -----------------------------------------------------------------------------
+
+  async function askHint() {
+    const view = getState().view;
+    if (!view || view.status !== 'your_turn' || coach.hintBusy) return;
+    if (coach.hint && coach.hint.version === view.version) return;
+    coach.hintBusy = true;
+    afterRender();
+    try {
+      coach.hint = await call('POST', `${gamePath(view.id)}/hint`, { version: view.version });
+    } catch (err) {
+      coach.hint = null;
+      if (!(err instanceof ApiError && err.status === 409)) console.warn(err);
+    } finally {
+      coach.hintBusy = false;
+      afterRender();
+    }
+  }
+
+  function renderHint(view) {
+    const box = $('coach-hint');
+    const live = coach.hint && view && view.status === 'your_turn' && coach.hint.version === view.version;
+    for (const el of document.querySelectorAll('.card.hinted')) el.classList.remove('hinted');
+    if (!live) {
+      box.hidden = !coach.hintBusy;
+      box.textContent = coach.hintBusy ? tr('hintThinking') : '';
+      return;
+    }
+    const h = coach.hint;
+    const handCard = $('hand').querySelector(`[data-code="${h.move.card}"]`);
+    if (handCard) handCard.classList.add('hinted');
+    for (const c of h.move.capture) {
+      const el = $('table-cards').querySelector(`[data-code="${c}"]`);
+      if (el) el.classList.add('hinted');
+    }
+    const rows = h.options.map((o, i) => `<li${i === 0 ? ' class="top"' : ''}>
+      <span class="opt">${esc(moveText(o))}</span>
+      <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('');
+    box.innerHTML = `<p class="hint-best"><strong>${esc(tr('hintBest', { move: moveText(h.move) }))}</strong></p>
+      <p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
+      <p class="hint-sub">${esc(tr('hintFree'))}</p>`;
+    box.hidden = false;
+  }
+
+  // ----- cards seen -----------------------------------------------------------------------
+
+  async function toggleSeen() {
+    coach.seenOpen = !coach.seenOpen;
+    afterRender();
+    const view = getState().view;
+    if (coach.seenOpen && view) {
+      // Counted on the server like a hint; the panel then follows the view by itself.
+      call('POST', `${gamePath(view.id)}/cards-seen`).catch((err) => console.warn(err));
+      $('seen-panel').focus({ preventScroll: true });
+    }
+  }
+
+  function renderSeen(view) {
+    const box = $('seen-panel');
+    $('btn-seen').setAttribute('aria-expanded', String(coach.seenOpen));
+    box.hidden = !coach.seenOpen || !view;
+    if (box.hidden) return;
+    const places = placesFromView(view);
+    const design = getState().prefs.design;
+    const suits = SUITS.map((s) => `<div class="seen-suit" role="list">${DECK.filter((c) => c.endsWith(s)).map((c) => {
+      const p = places[c];
+      const label = `${cardName(lang(), c)}: ${tr(`place${p}`)}`;
+      return `<span role="listitem" class="seen-card ${p}" data-code="${c}" data-place="${p}" aria-label="${esc(label)}" title="${esc(label)}">${cardSvg(c, design, lang())}</span>`;
+    }).join('')}</div>`).join('');
+    const unseen = Array.from({ length: 10 }, () => 0);
+    for (const c of DECK) if (places[c] === 'unseen') unseen[Number(c.slice(0, -1)) - 1] += 1;
+    const head = unseen.map((_, i) => `<th scope="col">${i + 1}</th>`).join('');
+    const cells = unseen.map((n, i) => `<td data-rank="${i + 1}">${n}</td>`).join('');
+    const where = places['7D'] === 'unseen' ? tr('placeunseen') : tr(`place${places['7D']}`);
+    box.innerHTML = `<div class="panel-head"><h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
+      <button type="button" id="seen-close" aria-keyshortcuts="C">${esc(tr('close'))}</button></div>
+      <div class="seen-grid">${suits}</div>
+      <p class="seen-legend">${['hand', 'table', 'taken_a', 'taken_b', 'unseen'].map((p) => `<span class="chip ${p}">${esc(tr(`place${p}`))}</span>`).join(' ')}</p>
+      <table class="seen-ranks"><caption>${esc(tr('unseenByRank'))}</caption>
+        <thead><tr><th scope="row">${esc(tr('rank'))}</th>${head}</tr></thead>
+        <tbody><tr><th scope="row">${esc(tr('unseenCount'))}</th>${cells}</tr></tbody></table>
+      <p id="seen-settebello">${esc(tr('settebello', { where }))}</p>`;
+  }
+
+  // ----- review ---------------------------------------------------------------------------
+
+  async function fetchReview(view, round) {
+    return call('GET', `${gamePath(view.id)}/rounds/${round}/review`);
+  }
+
+  async function openReview() {
+    const view = getState().view;
+    const round = lastFinishedRound(view);
+    coach.review = { round, data: null, failed: false, step: 0, opener: document.activeElement };
+    coach.reviewDirty = true;
+    afterRender();
+    $('review').focus({ preventScroll: true });
+    if (round < 1) return;
+    try {
+      const data = await fetchReview(view, round);
+      if (coach.review && coach.review.round === round) coach.review.data = data;
+    } catch (err) {
+      console.warn(err);
+      if (coach.review) coach.review.failed = true;
+    }
+    coach.reviewDirty = true;
+    afterRender();
+  }
+
+  function closeReview() {
+    const opener = coach.review && coach.review.opener;
+    coach.review = null;
+    coach.reviewDirty = true;
+    afterRender();
+    if (opener && opener.isConnected) opener.focus({ preventScroll: true });
+  }
+
+  function stepReview(delta) {
+    const r = coach.review;
+    if (!r || !r.data) return;
+    r.step = Math.max(0, Math.min(r.data.plays.length - 1, r.step + delta));
+    coach.reviewDirty = true;
+    afterRender();
+  }
+
+  function cardsRow(codes, marks = {}) {
+    const design = getState().prefs.design;
+    if (!codes.length) return `<p class="review-empty">${esc(tr('empty'))}</p>`;
+    return `<div class="review-cards" role="list">${codes.map((c) => {
+      const m = marks[c] || [];
+      const label = [cardName(lang(), c), ...m.map((k) => tr(k))].join(', ');
+      return `<span role="listitem" class="mini ${m.join(' ')}" data-code="${c}" aria-label="${esc(label)}">${cardSvg(c, design, lang())}</span>`;
+    }).join('')}</div>`;
+  }
+
+  function renderReview() {
+    if (!coach.reviewDirty) return;
+    coach.reviewDirty = false;
+    const box = $('review');
+    const r = coach.review;
+    box.hidden = !r;
+    if (!r) return;
+    const title = `<h2 id="review-title">${esc(r.round < 1 ? tr('review') : tr('reviewTitle', { n: r.round }))}</h2>`;
+    const closeBtn = `<button type="button" id="review-close">${esc(tr('close'))}</button>`;
+    let body;
+    if (r.round < 1) body = `<p>${esc(tr('noRound'))}</p>`;
+    else if (r.failed) body = `<p>${esc(tr('reviewFailed'))}</p>`;
+    else if (!r.data) body = `<p class="review-loading" aria-busy="true">${esc(tr('reviewLoading'))}</p>`;
+    else body = reviewBody(r);
+    box.innerHTML = `<div class="review-panel">${title}${body}<div class="review-nav">${
+      r.data && r.data.plays.length ? `<button type="button" id="review-prev" ${r.step === 0 ? 'disabled' : ''}>${esc(tr('prev'))}</button>
+      <button type="button" id="review-next" ${r.step >= r.data.plays.length - 1 ? 'disabled' : ''}>${esc(tr('next'))}</button>` : ''}
+      ${closeBtn}</div></div>`;
+    box.setAttribute('aria-labelledby', 'review-title');
+  }
+
+  function reviewBody(r) {
+    const d = r.data;
+    const judged = d.plays.filter((p) => !p.forced);
+    const good = judged.filter((p) => p.label === 'best' || p.label === 'good').length;
+    const acc = d.accuracy === null
+      ? `<p id="review-accuracy">${esc(tr('accuracyNone'))}</p>`
+      : `<p id="review-accuracy"><strong>${esc(tr('accuracy', { p: Math.round(d.accuracy * 100) }))}</strong> · ${esc(tr('accuracyOf', { good, n: judged.length }))}</p>`;
+    const counts = `<ul class="review-counts">${['best', 'good', 'inaccuracy', 'mistake', 'blunder'].map((k) => `<li class="chip ${k}" data-label="${k}">${esc(tr(k))}: <b>${d.counts[k]}</b></li>`).join('')}</ul>`;
+    const hints = `<p class="review-hints">${esc(tr('hintsUsed', { n: d.hints_used }))}</p>`;
+    if (!d.plays.length) return acc + counts + hints;
+    const p = d.plays[r.step];
+    const marks = { [p.played.card]: ['played'] };
+    if (p.best && p.best.card !== p.played.card) marks[p.best.card] = ['bestcard'];
+    const tableMarks = {};
+    for (const c of p.played.capture) tableMarks[c] = ['played'];
+    if (p.best) for (const c of p.best.capture) tableMarks[c] = [...(tableMarks[c] || []), 'bestcard'];
+    let verdict;
+    if (p.forced) verdict = `<p class="verdict forced">${esc(tr('forced'))}</p>`;
+    else {
+      const same = p.best.card === p.played.card && p.best.capture.join() === p.played.capture.join();
+      verdict = `<p class="verdict"><span class="chip ${p.label}" id="review-label">${esc(tr(p.label))}</span>
+        ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(tr('cost', { x: signed(lang(), p.loss).replace('+', '') }))}`}</p>
+        <ol class="hint-options">${p.options.map((o) => `<li><span class="opt">${esc(moveText(o))}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('')}</ol>`;
+    }
+    // The round as it happened: the others' plays since the person's previous one.
+    const since = r.step === 0 ? 0 : d.plays[r.step - 1].index + 1;
+    const before = d.history.slice(since, p.index).map((h) => `<li>${esc(seatName(lang(), h.seat))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
+    return `${acc}${counts}${hints}
+      <section class="review-step" aria-live="polite" aria-atomic="true">
+        <h3 id="review-step">${esc(tr('step', { k: r.step + 1, n: d.plays.length }))}</h3>
+        ${before ? `<ul class="review-before">${before}</ul>` : ''}
+        <p class="played">${esc(tr('youPlayed', { move: moveText(p.played) }))}${p.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</p>
+        ${verdict}
+        <h4>${esc(tr('tableBefore'))}</h4>${cardsRow(p.table, tableMarks)}
+        <h4>${esc(tr('handBefore'))}</h4>${cardsRow(p.hand, marks)}
+      </section>`;
+  }
+
+  // ----- the round summary: the review's headline and a button -------------------------
+
+  function renderSummaryExtras(view) {
+    const box = $('summary');
+    if (box.hidden || !view) return;
+    const panel = box.querySelector('.summary-panel');
+    if (!panel || panel.querySelector('#summary-review')) return;
+    const round = lastFinishedRound(view);
+    const extra = document.createElement('div');
+    extra.className = 'summary-coach';
+    extra.innerHTML = `<p id="summary-coach-note" aria-live="polite"></p>
+      <button type="button" id="summary-review" aria-keyshortcuts="R">${esc(tr('review'))}</button>`;
+    panel.insertBefore(extra, panel.querySelector('#summary-go'));
+    extra.querySelector('#summary-review').addEventListener('click', () => openReview());
+    // The server reviews a finished round at once; its headline shows here when ready.
+    fetchReview(view, round).then((d) => {
+      const note = $('summary-coach-note');
+      if (!note) return;
+      const acc = d.accuracy === null ? tr('accuracyNone') : tr('accuracy', { p: Math.round(d.accuracy * 100) });
+      note.textContent = `${acc} · ${tr('hintsUsed', { n: d.hints_used })}`;
+    }).catch(() => undefined);
+  }
+
+  // ----- buttons, keys, texts ------------------------------------------------------------
+
+  function afterRender() {
+    const state = getState();
+    const view = state.view;
+    // The panels open just under the bar, however many lines it wraps to on a phone.
+    const top = `${Math.round($('bar').getBoundingClientRect().bottom) + 6}px`;
+    $('coach-hint').style.top = top;
+    $('seen-panel').style.top = top;
+    $('btn-hint').textContent = tr('hint');
+    $('btn-hint').disabled = !view || view.status !== 'your_turn';
+    $('btn-seen').textContent = tr('seen');
+    $('btn-review').textContent = tr('review');
+    $('btn-review').disabled = lastFinishedRound(view) < 1;
+    $('link-stats').textContent = tr('stats');
+    renderHint(view);
+    renderSeen(view);
+    renderReview();
+    renderSummaryExtras(view);
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const tag = event.target && event.target.tagName;
+    if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') return;
+    const key = event.key;
+    if (coach.review) {
+      // The review is modal: its keys only, none reaches the game underneath.
+      event.stopImmediatePropagation();
+      if (key === 'Escape' || key === 'r' || key === 'R') closeReview();
+      else if (key === 'ArrowRight' || key === 'ArrowDown') stepReview(1);
+      else if (key === 'ArrowLeft' || key === 'ArrowUp') stepReview(-1);
+      else if (key === 'Home') stepReview(-1e9);
+      else if (key === 'End') stepReview(1e9);
+      else if (key === 'Tab') trapFocus(event);
+      else return;
+      if (key !== 'Tab') event.preventDefault();
+      return;
+    }
+    if (key === 'h' || key === 'H') askHint();
+    else if (key === 'c' || key === 'C') toggleSeen();
+    else if (key === 'r' || key === 'R') openReview();
+    else return;
+    event.preventDefault();
+  }
+
+  function trapFocus(event) {
+    const items = [...$('review').querySelectorAll('button:not([disabled])')];
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  // Capture phase: the review's keys are handled before the game's own (main.js) see them.
+  window.addEventListener('keydown', onKey, true);
+  $('btn-hint').addEventListener('click', () => askHint());
+  $('btn-seen').addEventListener('click', () => toggleSeen());
+  $('seen-panel').addEventListener('click', (event) => {
+    if (event.target.closest('#seen-close')) {
+      toggleSeen();
+      $('btn-seen').focus({ preventScroll: true });
+    }
+  });
+  $('btn-review').addEventListener('click', () => openReview());
+  $('review').addEventListener('click', (event) => {
+    const id = event.target.closest('button') && event.target.closest('button').id;
+    if (id === 'review-close') closeReview();
+    else if (id === 'review-prev') { stepReview(-1); $('review-prev').focus(); }
+    else if (id === 'review-next') { stepReview(1); const n = $('review-next'); (n.disabled ? $('review-prev') : n).focus(); }
+  });
+  return { afterRender };
+}

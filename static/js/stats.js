@@ -1,0 +1,104 @@
+// The statistics page: the person's figures across matches, from GET /api/people/{id}/stats.
+
+import { ApiError, call } from './api.js';
+import { browserLang } from './i18n.js';
+import { ct } from './coach-text.js';
+import { forgetPerson, knownPerson } from './person.js';
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
+}[c]));
+const CATS = ['carte', 'denari', 'settebello', 'primiera', 'scope', 'napola'];
+
+function language() {
+  try {
+    const prefs = JSON.parse(localStorage.getItem('scopone.prefs') || '{}');
+    if (prefs.lang) return prefs.lang;
+  } catch { /* unreadable prefs: the browser's language */ }
+  return browserLang(navigator.languages || [navigator.language]);
+}
+
+const lang = language();
+const tr = (key, params) => ct(lang, key, params);
+const num = (x, digits = 2) => x.toLocaleString(lang, { maximumFractionDigits: digits });
+
+/** The accuracy series as a small SVG line chart, drawn here (no script from elsewhere). */
+export function accuracyChart(points) {
+  const w = 320;
+  const h = 120;
+  const pad = 22;
+  const n = points.length;
+  const x = (i) => pad + (n === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (n - 1));
+  const y = (a) => h - pad + 4 - a * (h - pad - 8);
+  const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.accuracy).toFixed(1)}`).join(' ');
+  const grid = [0, 0.5, 1].map((a) => `<line x1="${pad}" x2="${w - 4}" y1="${y(a)}" y2="${y(a)}" stroke="#c9bd9c" stroke-width="1"/>
+    <text x="2" y="${y(a) + 4}" font-size="10" fill="#14301f">${a * 100}%</text>`).join('');
+  const dots = points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.accuracy).toFixed(1)}" r="3" fill="#1d6b3c"/>`).join('');
+  const pct = (a) => Math.round(a * 100);
+  const avg = points.reduce((s, p) => s + p.accuracy, 0) / n;
+  const label = tr('accuracyChart', { n, first: pct(points[0].accuracy), last: pct(points[n - 1].accuracy), avg: pct(avg) });
+  return `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}" focusable="false">
+    ${grid}<polyline points="${line}" fill="none" stroke="#1d6b3c" stroke-width="2"/>${dots}</svg>
+    <p class="visually-hidden">${esc(label)}</p>`;
+}
+
+function render(s) {
+  const levels = s.levels.map((l) => `<tr data-level="${l.level}"><th scope="row">${esc(tr(l.level))}</th>
+    <td>${l.matches}</td><td>${l.matches_won}</td><td>${l.rounds}</td><td>${l.rounds_won}</td></tr>`).join('');
+  const cats = CATS.map((c) => `<tr data-cat="${c}"><th scope="row">${esc(tr(c === 'settebello' ? 'settebelloCat' : c))}</th>
+    <td>${num(s.average_points[c])}</td></tr>`).join('');
+  const chart = s.accuracy.length ? accuracyChart(s.accuracy) : `<p>${esc(tr('noAccuracy'))}</p>`;
+  $('stats').innerHTML = `
+    <section aria-labelledby="h-levels"><h2 id="h-levels">${esc(tr('level'))}</h2>
+      <div class="scroll-x"><table><thead><tr><th scope="col">${esc(tr('level'))}</th><th scope="col">${esc(tr('matches'))}</th>
+        <th scope="col">${esc(tr('matchesWon'))}</th><th scope="col">${esc(tr('rounds'))}</th>
+        <th scope="col">${esc(tr('roundsWon'))}</th></tr></thead><tbody>${levels}</tbody></table></div></section>
+    <section aria-labelledby="h-points"><h2 id="h-points">${esc(tr('averagePoints'))}</h2>
+      <table><thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(tr('averagePoints'))}</th></tr></thead>
+      <tbody>${cats}</tbody></table></section>
+    <section aria-labelledby="h-figures"><h2 id="h-figures" class="visually-hidden">${esc(tr('stats'))}</h2>
+      <div class="figures">
+        <div id="fig-scope-made">${esc(tr('scopeMade'))}<b>${s.scope_made}</b></div>
+        <div id="fig-scope-conceded">${esc(tr('scopeConceded'))}<b>${s.scope_conceded}</b></div>
+        <div id="fig-hints">${esc(tr('hints'))}<b>${s.hints}</b></div>
+        <div id="fig-seen">${esc(tr('seenOpened'))}<b>${s.cards_seen}</b></div>
+      </div></section>
+    <section aria-labelledby="h-accuracy" id="accuracy-chart"><h2 id="h-accuracy">${esc(tr('accuracyOverTime'))}</h2>${chart}</section>
+    <section><button type="button" id="btn-clear">${esc(tr('clear'))}</button> <span id="clear-note" role="status"></span></section>`;
+  $('btn-clear').addEventListener('click', clear);
+}
+
+async function clear() {
+  const id = knownPerson();
+  if (!id || !window.confirm(tr('clearConfirm'))) return;
+  try {
+    await call('DELETE', `/api/people/${id}/stats`);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+  forgetPerson();
+  $('stats').innerHTML = `<section><p id="stats-empty" role="status">${esc(tr('cleared'))}</p></section>`;
+}
+
+async function load() {
+  document.documentElement.lang = lang;
+  document.title = `Scopone Scientifico · ${tr('stats')}`;
+  $('stats-title').textContent = tr('statsTitle');
+  $('back-link').textContent = tr('backToGame');
+  const id = knownPerson();
+  let data = null;
+  if (id) {
+    try {
+      data = await call('GET', `/api/people/${id}/stats`);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) console.warn(err);
+    }
+  }
+  if (data && data.rounds > 0) render(data);
+  else $('stats').innerHTML = `<section><p id="stats-empty">${esc(tr('noStats'))}</p></section>`;
+  $('stats').removeAttribute('aria-busy');
+  document.body.dataset.status = 'ready';
+}
+
+load();

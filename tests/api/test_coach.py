@@ -1,0 +1,282 @@
+"""The coach over HTTP on both stores: hint, review, cards seen, statistics, and every error."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import Api
+
+Json = dict[str, Any]
+
+
+@pytest.fixture
+def api(api_factory: Callable[..., Api]) -> Iterator[Api]:
+    # A short judgement: the tests check what is shown, not how well it is judged.
+    a = api_factory(coach_seconds=0.02)
+    with a.client:
+        yield a
+
+
+def person() -> str:
+    return secrets.token_hex(16)
+
+
+def create(api: Api, pid: str | None = None, **body: Any) -> Json:
+    headers = {"X-Scopone-Person": pid} if pid else {}
+    r = api.client.post("/api/games", json={"level": "easy", **body}, headers=headers)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def hidden_from_seat0(api: Api, gid: str) -> set[str]:
+    """The cards in seats 1-3's hands now, from the server's own state."""
+    rec = api.store.load(gid)
+    assert rec is not None
+    return {str(c) for s in (1, 2, 3) for c in rec.match.round.hand(s)}
+
+
+def until_round_over(api: Api, game: Json, rng: random.Random,
+                     on_turn: Callable[[Json], None] | None = None) -> Json:
+    for _ in range(100):
+        if game["status"] == "round_over" or game["status"] == "match_over":
+            return game
+        if game["status"] == "your_turn" and on_turn:
+            on_turn(game)
+        game = api.step(game, rng)
+    raise AssertionError("the round never ended")
+
+
+def test_a_hint_names_a_legal_move_of_the_persons_own_view_and_is_counted(api: Api) -> None:
+    pid = person()
+    game = create(api, pid)
+    rng = random.Random(1)
+    asked = 0
+
+    def ask(g: Json) -> None:
+        nonlocal asked
+        hidden = hidden_from_seat0(api, g["id"])
+        r = api.client.post(f"/api/games/{g['id']}/hint", json={"version": g["version"]})
+        assert r.status_code == 200, r.text
+        h = r.json()
+        asked += 1
+        assert h["move"] in g["legal"] and h["version"] == g["version"]
+        assert h["hints_used"] == asked
+        shown = {h["move"]["card"], *h["move"]["capture"]}
+        for o in h["options"]:
+            shown |= {o["card"], *o["capture"]}
+        assert not shown & hidden  # never a card hidden from the person
+        assert shown <= set(g["hand"]) | set(g["table"])
+        margins = [o["margin"] for o in h["options"]]
+        assert margins == sorted(margins, reverse=True)
+
+    game = until_round_over(api, game, rng, ask)
+    assert asked == 10
+    # The hint did not change the version: the moves after it were never stale.
+    stats = api.client.get(f"/api/people/{pid}/stats").json()
+    assert stats["hints"] == 10 and stats["rounds"] == 1
+
+
+def test_hint_errors(api: Api) -> None:
+    game = create(api)
+    gid = game["id"]
+    rng = random.Random(2)
+    while game["status"] != "computer_turn":
+        game = api.step(game, rng)
+    r = api.client.post(f"/api/games/{gid}/hint", json={"version": game["version"]})
+    assert r.status_code == 409 and r.json()["detail"] == "not your turn"
+    assert r.json()["game"]["version"] == game["version"]
+    r = api.client.post(f"/api/games/{gid}/hint", json={"version": game["version"] + 5})
+    assert r.status_code == 409 and r.json()["detail"] == "stale version"
+    r = api.client.post("/api/games/nope/hint", json={"version": 0})
+    assert r.status_code == 404 and r.json()["detail"] == "game not found"
+    r = api.client.post(f"/api/games/{gid}/hint", json={"version": "1"})
+    assert r.status_code == 422
+    game = until_round_over(api, game, rng)
+    r = api.client.post(f"/api/games/{gid}/hint", json={"version": game["version"]})
+    assert r.status_code == 409 and r.json()["detail"] == "round is over"
+
+
+def test_the_review_of_a_round_its_errors_and_its_storage(api: Api) -> None:
+    pid = person()
+    game = create(api, pid)
+    gid = game["id"]
+    rng = random.Random(3)
+    r = api.client.get(f"/api/games/{gid}/rounds/1/review")
+    assert r.status_code == 409 and r.json()["detail"] == "round is not over"
+    game = until_round_over(api, game, rng)
+    history = game["history"]
+    r = api.client.get(f"/api/games/{gid}/rounds/1/review")
+    assert r.status_code == 200, r.text
+    rev = r.json()
+    assert rev["round"] == 1 and rev["seat"] == 0
+    mine = [(i, p) for i, p in enumerate(history) if p["seat"] == 0]
+    assert [p["index"] for p in rev["plays"]] == [i for i, _ in mine]
+    assert [p["played"]["card"] for p in rev["plays"]] == [p["card"] for _, p in mine]
+    assert rev["history"] == history
+    own = {p["card"] for _, p in mine}
+    for p in rev["plays"]:
+        # Only the person's own earlier hand and the public table: never another's card.
+        assert set(p["hand"]) <= own
+        before = {h["card"] for h in history[:p["index"]]}
+        assert set(p["table"]) <= before
+        if p["forced"]:
+            assert p["label"] is None and p["best"] is None
+        else:
+            assert p["label"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+            assert p["best"]["card"] in p["hand"] and p["loss"] >= 0
+    judged = [p for p in rev["plays"] if not p["forced"]]
+    assert sum(rev["counts"].values()) == len(judged)
+    if judged:
+        good = sum(1 for p in judged if p["label"] in ("best", "good"))
+        assert rev["accuracy"] == pytest.approx(good / len(judged))
+    # Stored with the game: a reload (or another process) shows the same review.
+    rec = api.store.load(gid)
+    assert rec is not None and "1:0" in rec.meta["coach"]["reviews"]
+    assert rec.version == game["version"]  # storing it made no move stale
+    assert api.client.get(f"/api/games/{gid}/rounds/1/review").json() == rev
+    # After the next deal the first round is still reviewable; the new one is not over.
+    if game["status"] == "round_over":
+        game = api.step(game, rng)
+        assert api.client.get(f"/api/games/{gid}/rounds/1/review").json() == rev
+        r = api.client.get(f"/api/games/{gid}/rounds/2/review")
+        assert r.status_code == 409
+    r = api.client.get(f"/api/games/{gid}/rounds/9/review")
+    assert r.status_code == 404 and r.json()["detail"] == "round not found"
+    assert api.client.get(f"/api/games/{gid}/rounds/0/review").status_code == 422
+    assert api.client.get("/api/games/nope/rounds/1/review").status_code == 404
+    stats = api.client.get(f"/api/people/{pid}/stats").json()
+    if judged:
+        assert [p["accuracy"] for p in stats["accuracy"]] == [
+            pytest.approx(rev["accuracy"], abs=1e-3)]
+
+
+def test_cards_seen_shows_no_hidden_card_and_is_counted(api: Api) -> None:
+    pid = person()
+    game = create(api, pid)
+    rng = random.Random(4)
+    for _ in range(7):
+        game = api.step(game, rng)
+    gid = game["id"]
+    hidden = hidden_from_seat0(api, gid)
+    r = api.client.post(f"/api/games/{gid}/cards-seen")
+    assert r.status_code == 200, r.text
+    seen = r.json()
+    places = {c["card"]: c["place"] for c in seen["cards"]}
+    assert len(places) == 40 and seen["opened"] == 1
+    assert {c for c, p in places.items() if p == "hand"} == set(game["hand"])
+    assert {c for c, p in places.items() if p == "table"} == set(game["table"])
+    assert all(places[c] == "unseen" for c in hidden)
+    assert sum(seen["unseen_by_rank"]) == len(hidden)
+    assert set(seen["played"]) == {p["card"] for p in game["history"]}
+    assert seen["settebello"] == places["7D"]
+    assert api.client.post(f"/api/games/{gid}/cards-seen").json()["opened"] == 2
+    assert api.client.get(f"/api/people/{pid}/stats").json()["cards_seen"] == 2
+    assert api.client.post("/api/games/nope/cards-seen").status_code == 404
+
+
+def test_statistics_per_person_and_clearing_them(api: Api) -> None:
+    pid, other = person(), person()
+    game = create(api, pid, level="easy")
+    create(api, other)
+    game = until_round_over(api, game, random.Random(5))
+    s = api.client.get(f"/api/people/{pid}/stats").json()
+    easy = next(x for x in s["levels"] if x["level"] == "easy")
+    assert easy["rounds"] == 1 and s["rounds"] == 1
+    summary = game["rounds"][0]
+    assert easy["rounds_won"] == int(summary["points"][0] > summary["points"][1])
+    for cat, pair in summary["categories"].items():
+        assert s["average_points"][cat] == pair[0]
+    assert s["scope_made"] == summary["tallies"][0]["scope"]
+    assert s["scope_conceded"] == summary["tallies"][1]["scope"]
+    # Another person's statistics are their own.
+    assert api.client.get(f"/api/people/{other}/stats").json()["rounds"] == 0
+    assert api.client.delete(f"/api/people/{pid}/stats").status_code == 204
+    r = api.client.get(f"/api/people/{pid}/stats")
+    assert r.status_code == 404 and r.json()["detail"] == "person not found"
+    assert api.client.delete(f"/api/people/{pid}/stats").status_code == 404
+    assert api.client.get(f"/api/people/{person()}/stats").status_code == 404
+    assert api.client.get("/api/people/not-hex/stats").status_code == 422
+    r = api.client.post("/api/games", json={}, headers={"X-Scopone-Person": "short"})
+    assert r.status_code == 422
+
+
+def test_the_match_is_credited_when_it_ends(api: Api) -> None:
+    pid = person()
+    # Seat 0 sweeps 7C with the settebello: pair A reaches 11 and wins in this last round.
+    gid = api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3, scores=(10, 0))
+    rec = api.store.load(gid)
+    assert rec is not None
+    api.app.state.coach.claim_seat(rec, 0, pid)
+    assert api.store.update(rec, rec.version)
+    game = api.get(gid)
+    game = until_round_over(api, game, random.Random(6))
+    s = api.client.get(f"/api/people/{pid}/stats").json()
+    easy = next(x for x in s["levels"] if x["level"] == "easy")
+    assert game["status"] == "match_over" and easy["matches"] == 1
+    assert game["winner"] == "A" and easy["matches_won"] == 1
+
+
+def test_a_finished_round_is_reviewed_without_being_asked(api: Api) -> None:
+    # The person's round is judged in the background as soon as it ends, so the review opens
+    # at once; without a person nothing is computed until asked.
+    pid = person()
+    game = until_round_over(api, create(api, pid), random.Random(7))
+    anonymous = until_round_over(api, create(api), random.Random(8))
+    deadline = time.monotonic() + 60
+    while True:
+        rec = api.store.load(game["id"])
+        assert rec is not None
+        if "1:0" in rec.meta["coach"].get("reviews", {}):
+            break
+        assert time.monotonic() < deadline, "the round was never reviewed"
+        time.sleep(0.05)
+    assert rec.version == game["version"]
+    other = api.store.load(anonymous["id"])
+    assert other is not None and "reviews" not in other.meta.get("coach", {})
+    assert len(api.client.get(f"/api/people/{pid}/stats").json()["accuracy"]) <= 1
+
+
+def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:
+    from scopone.web.coach import REVIEWS_KEPT
+
+    game = create(api)
+    rng = random.Random(9)
+    gid = game["id"]
+    rounds = 0
+    while game["status"] != "match_over" and rounds < REVIEWS_KEPT + 2:
+        game = until_round_over(api, game, rng)
+        rounds = game["round_number"]
+        r = api.client.get(f"/api/games/{gid}/rounds/{rounds}/review")
+        assert r.status_code == 200
+        if game["status"] == "round_over":
+            game = api.step(game, rng)
+    rec = api.store.load(gid)
+    assert rec is not None
+    kept = rec.meta["coach"]["reviews"]
+    assert len(kept) == min(rounds, REVIEWS_KEPT)
+    assert f"{rounds}:0" in kept
+    # An older round is judged again when asked for.
+    assert api.client.get(f"/api/games/{gid}/rounds/1/review").status_code == 200
+
+
+def test_another_seats_refusals_carry_no_view_of_seat_0(api: Api) -> None:
+    # For tables with friends: the service answers any seat; a 409 for seat 2 must not carry
+    # the solo view (seat 0's hand).
+    import asyncio
+
+    from scopone.web import errors as e
+
+    game = api.get(api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3))  # seat 0 leads
+    coach = api.app.state.coach
+    for call in (coach.hint(game["id"], game["version"], 2),
+                 coach.hint(game["id"], game["version"] + 1, 2),
+                 coach.review(game["id"], 1, 2)):
+        with pytest.raises(e.Conflict) as refused:
+            asyncio.run(call)
+        assert refused.value.game is None
