@@ -51,7 +51,7 @@ function render(s) {
   const chart = s.accuracy.length ? accuracyChart(s.accuracy) : `<p>${esc(tr('noAccuracy'))}</p>`;
   $('stats').innerHTML = `
     <section aria-labelledby="h-levels"><h2 id="h-levels">${esc(tr('level'))}</h2>
-      <div class="scroll-x"><table><thead><tr><th scope="col">${esc(tr('level'))}</th><th scope="col">${esc(tr('matches'))}</th>
+      <div class="scroll-x" tabindex="0"><table><thead><tr><th scope="col">${esc(tr('level'))}</th><th scope="col">${esc(tr('matches'))}</th>
         <th scope="col">${esc(tr('matchesWon'))}</th><th scope="col">${esc(tr('rounds'))}</th>
         <th scope="col">${esc(tr('roundsWon'))}</th></tr></thead><tbody>${levels}</tbody></table></div></section>
     <section aria-labelledby="h-points"><h2 id="h-points">${esc(tr('averagePoints'))}</h2>

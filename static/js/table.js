@@ -3,7 +3,7 @@
 
 import { DESIGNS, installSprite } from './cards.js';
 import { bindHands, handKey } from './hands.js';
-import { LANGS, LANG_NAMES, browserLang, t } from './i18n.js';
+import { LANGS, LANG_NAMES, browserLang, seatName, t } from './i18n.js';
 import { tt } from './i18n-tables.js';
 import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
@@ -71,7 +71,10 @@ const token = () => (state.mine ? state.mine.token : null);
 function boardName(pos) {
   const tv = state.table;
   if (!tv) return '';
-  return seatWords(state.prefs.lang, tv, tv.seats[seatAt(pos, me())]);
+  const s = tv.seats[seatAt(pos, me())];
+  const words = seatWords(state.prefs.lang, tv, s);
+  // Two computers would read alike: where they sit (partner, left, right) tells them apart.
+  return s.kind === 'computer' && pos !== 0 ? `${words} – ${seatName(state.prefs.lang, pos)}` : words;
 }
 
 /** Just the name at board position `pos`: a person's, else "Computer". */

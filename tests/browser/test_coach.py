@@ -11,6 +11,7 @@ import pytest
 
 from scopone.web.store import SqliteStore
 
+from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, Server
 from .test_match import READY, SUMMARY_OPEN, codes, game_id
 
@@ -73,6 +74,7 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
         " return codes.map((c) => m.cardName('en', c)); }", sorted(hidden))
     assert not [n for n in names if n in body]
     shot(page, "hint", device)
+    assert_accessible(page, "hint")
     # The person may still play anything: the hint goes once the move is made.
     page.keyboard.press("1")
     if page.locator("#hand .card.selected").count():
@@ -101,6 +103,7 @@ def test_cards_seen_is_off_by_default_and_opens_with_c(
     assert page.locator("#seen-panel .seen-ranks td").count() == 10
     assert "Settebello" in page.inner_text("#seen-settebello")
     shot(page, "seen", device)
+    assert_accessible(page, "seen")
     press(page, "c", device, "#seen-close")
     page.wait_for_selector("#seen-panel", state="hidden")
 
@@ -166,6 +169,7 @@ def test_review_with_r_and_the_statistics_page(
             assert page.inner_text("#review-label") in (
                 "best", "good", "inaccuracy", "mistake", "blunder")
     shot(page, "review", device)
+    assert_accessible(page, "review")
     # Enter inside the review does not start the next round underneath; Esc closes it.
     page.keyboard.press("Enter")
     page.keyboard.press("Escape")
@@ -182,6 +186,7 @@ def test_review_with_r_and_the_statistics_page(
         assert "Accuracy of the last 1 reviewed rounds" in page.get_attribute(
             "#accuracy-chart svg", "aria-label")
     shot(page, "stats", device)
+    assert_accessible(page, "stats")
     page.on("dialog", lambda d: d.accept())
     page.click("#btn-clear")
     page.wait_for_selector("#stats-empty")

@@ -24,6 +24,7 @@ import uvicorn
 
 from scopone.web import Settings, create_app
 
+from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, _free_port
 from .test_match import visible_centre
 
@@ -220,6 +221,8 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
     page_b.wait_for_selector("#lobby-seat-b:has-text('Bea (you)')")  # once her stream is open
     assert "Anna" in page_b.inner_text("#lobby-seat-l")
     page_b.screenshot(path=str(ARTIFACTS / "table-lobby-phone.png"))
+    assert_accessible(page_b, "lobby (phone)")
+    assert_accessible(anna.page, "lobby, host (desktop)")
     assert page_b.locator("#btn-start").is_hidden()
 
     # Anna starts with the keyboard: the free seats become computers.
@@ -230,6 +233,7 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
     view = srv.view(code)
     assert [s["kind"] for s in view["seats"]] == ["person", "person", "computer", "computer"]
     page_b.screenshot(path=str(ARTIFACTS / "table-phone.png"))
+    assert_accessible(page_b, "table playing (phone)")
 
     # A spectator (no token) sees the table but no hand.
     watcher = people(DESKTOP, f"{srv.url}/t/{code}")
@@ -237,6 +241,7 @@ def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people
     assert watcher.page.evaluate("() => document.body.dataset.seat") == ""
     assert watcher.page.locator("#hand .card").count() == 0
     assert "Anna" in watcher.page.inner_text("#seat-0-name")
+    assert_accessible(watcher.page, "table, spectator (desktop)")
 
     rng = random.Random(9)
     players = {0: (anna, play_by_keys), 1: (bea, play_by_touch)}
