@@ -19,6 +19,7 @@ import asyncio
 import concurrent.futures as cf
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from ..coach import RoundTrace, cards_seen
 from ..coach.payload import compute_hint, compute_review, warm
 from ..coach.stats import credit_accuracy, credit_help, credit_round, empty_stats
 from ..engine import Rules, SeatView
+from ..workers import watch_server
 from . import errors as e
 from .store import GameRecord, PersonRecord
 from .views import HUMAN, codes, game_view
@@ -88,7 +90,9 @@ class CoachService:
     def _new_pool(self, workers: int) -> cf.Executor:
         if self._processes:
             ctx = multiprocessing.get_context("spawn")
-            return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+            # Like the thinker's workers, these end with the server even when it is killed.
+            return cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                          initializer=watch_server, initargs=(os.getpid(),))
         return cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="scopone-coach")
 
     def close(self) -> None:

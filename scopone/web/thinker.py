@@ -12,11 +12,10 @@ import contextlib
 import multiprocessing
 import os
 import random
-import threading
-import time
 
 from ..engine import Move, SeatView
 from ..players import make_player
+from ..workers import watch_server
 
 
 def decide(level: str, time_budget: float, view: SeatView, seed: str) -> tuple[int, int]:
@@ -28,16 +27,8 @@ def decide(level: str, time_budget: float, view: SeatView, seed: str) -> tuple[i
 
 def _init_worker(server_pid: int) -> None:
     """Prepares a fresh worker process: imports the players, so the first real move does not
-    pay for it, and watches the server so the worker never outlives it (a killed server runs
-    no shutdown code)."""
-
-    def watch() -> None:
-        # The pid comes from the server itself: read here, it could already be the reaper's.
-        while os.getppid() == server_pid:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="scopone-parent-watch", daemon=True).start()
+    pay for it, and watches the server (``watch_server``)."""
+    watch_server(server_pid)
     for level in ("easy", "normal", "hard"):
         # A level not written yet fails later, where it is used.
         with contextlib.suppress(ImportError):
