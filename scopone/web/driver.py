@@ -100,6 +100,7 @@ class Driver:
             if table["seats"][seat]["kind"] == "person":
                 table["seats"][seat]["away"] = True  # until they are back
             table["turn_since"] = now
+            table["game_version"] = rec.version + 1  # what commit makes it
             table["lease"] = {"owner": self.owner, "since": now}
             if self.tables.commit(rec, card_played=True):
                 self.cards_played += 1

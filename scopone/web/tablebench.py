@@ -89,12 +89,25 @@ async def _listen(client: httpx.AsyncClient, table: Table, seat: int) -> None:
             await asyncio.sleep(0.2)
 
 
+async def _post(client: httpx.AsyncClient, path: str, **kw: Any) -> httpx.Response:
+    """A POST, sent again when a kept-alive connection turned out closed (the server drops
+    idle ones after a few seconds); a move sent twice gets 409 the second time, counted."""
+    for attempt in range(3):
+        try:
+            return await client.post(path, **kw)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def _new_table(client: httpx.AsyncClient, n: int) -> Table:
-    r = await client.post("/api/tables", json={"name": f"P{n}-0", "level": "easy"})
+    r = await _post(client, "/api/tables", json={"name": f"P{n}-0", "level": "easy"})
     r.raise_for_status()
     code, tokens = r.json()["table"]["code"], [r.json()["token"]]
     for seat in (1, 2, 3):
-        r = await client.post(f"/api/tables/{code}/seats/{seat}", json={"name": f"P{n}-{seat}"})
+        r = await _post(client, f"/api/tables/{code}/seats/{seat}",
+                        json={"name": f"P{n}-{seat}"})
         r.raise_for_status()
         tokens.append(r.json()["token"])
     return Table(code, tokens)
@@ -125,8 +138,8 @@ async def _play(client: httpx.AsyncClient, table: Table, figures: Figures, rng: 
     await _wait(table, lambda: everyone_at(0))
     view = _newest(table)
     assert view is not None
-    r = await client.post(f"/api/tables/{table.code}/start", json={"version": view["version"]},
-                          headers=_auth(table.tokens[0]))
+    r = await _post(client, f"/api/tables/{table.code}/start",
+                    json={"version": view["version"]}, headers=_auth(table.tokens[0]))
     r.raise_for_status()
     version = r.json()["version"]
     while time.perf_counter() < until and figures.moves < max_moves:
@@ -143,8 +156,8 @@ async def _play(client: httpx.AsyncClient, table: Table, figures: Figures, rng: 
         if pace is not None:
             await asyncio.sleep(rng.uniform(*pace) if path == "moves" else 1.0)
         sent = time.perf_counter()
-        r = await client.post(f"/api/tables/{table.code}/{path}", json=body,
-                              headers=_auth(table.tokens[seat]))
+        r = await _post(client, f"/api/tables/{table.code}/{path}", json=body,
+                        headers=_auth(table.tokens[seat]))
         answered = time.perf_counter()
         if r.status_code != 200:
             figures.errors += 1
@@ -231,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     if base is None:
         proc, base, _ = _start_server(args.database_url)
     cpu_before = _cpu_seconds(proc.pid) if proc is not None else 0.0
+    started = time.perf_counter()
+    mine_before = time.process_time()
     try:
         if args.tables:
             figures = asyncio.run(_run(base, args.tables, (1.0, 3.0), args.seconds, 10**9,
@@ -256,6 +271,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  push (from sending)  median "
               f"{statistics.median(figures.push_from_send) * ms:7.1f} ms"
               f"   p95 {_pct(figures.push_from_send, 95) * ms:7.1f} ms")
+    wall = time.perf_counter() - started
+    mine = time.process_time() - mine_before
+    # The generator itself: near one core (100%) means the figures measure the client.
+    print(f"  load generator CPU   {mine:.2f} s in {wall:.0f} s ({mine / wall:.0%} of a core)")
     if cpu is not None and figures.moves:
         # Everything the server did, next-round and rematch requests and streams included.
         print(f"  server CPU           {cpu:.2f} s in all, {cpu / figures.moves * ms:.2f} ms "

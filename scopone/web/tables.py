@@ -99,13 +99,20 @@ class TableService:
                       card_played: bool = False) -> TableView:
         """Applies ``change(rec, table, seat)`` for the token's seat and stores it. With a
         ``version``, an older one gets 409; without, the change is retried on a fresh copy when
-        another process got there first."""
+        another process got there first.
+
+        A change of the game (a card, a deal) is judged against the game's own last change
+        (``game_version``), not the table's: a version a person read before someone merely
+        connected, left or came back still shows them the game as it is, so their card is not
+        refused as stale. Everything else (start, rematch, seats) wants the table's version."""
         rec, _ = self.load(code)
         async with self.games.locked(rec.id):
             for _ in range(RETRIES):
                 rec, table = self.load(code)
                 seat = t.seat_of_token(table, token)
-                if version is not None and version != rec.version:
+                oldest = int(table.get("game_version", rec.version)) if game_changed \
+                    else rec.version
+                if version is not None and not oldest <= version <= rec.version:
                     raise e.Conflict(e.STALE_VERSION, table=table_view(rec, table, seat))
                 try:
                     change(rec, table, seat)
@@ -115,6 +122,7 @@ class TableService:
                     raise e.Conflict(err.detail, table=table_view(rec, table, seat)) from None
                 if game_changed:
                     table["turn_since"] = time.time()
+                    table["game_version"] = rec.version + 1  # what commit makes it
                 if self.commit(rec, card_played):
                     self.on_change(rec.id)
                     return table_view(rec, table, seat)

@@ -203,3 +203,24 @@ def test_tokens_are_stored_hashed_and_codes_are_long(api: Any) -> None:
     stored = str(rec.meta)
     assert all(token not in stored for token in tokens)
     assert len(code) >= 12 and all(len(t) >= 32 for t in tokens)
+
+
+def test_a_card_read_before_a_change_of_seats_only_is_not_stale(api: Any) -> None:
+    """Presence, seats handed over, someone back: the table's version moves, the game does
+    not; a card chosen from the view before it is still accepted. A card played is a change of
+    the game: the old version is stale from then on."""
+    code, tokens = _table(api, start=True)
+    view = _view(api, code)
+    v, turn = view["version"], view["game"]["turn"]
+    other = next(s for s in (1, 2, 3) if s != turn)
+    mine = _view(api, code, tokens[turn])["game"]
+    r = api.client.post(f"/api/tables/{code}/seats/{other}/computer", json={"version": v},
+                        headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["version"] == v + 1
+    r = api.client.post(f"/api/tables/{code}/moves", json={"version": v, **mine["legal"][0]},
+                        headers=auth(tokens[turn]))
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == v + 2
+    r = api.client.post(f"/api/tables/{code}/next-round", json={"version": v + 1},
+                        headers=auth(tokens[0]))
+    _refused(r, 409, "stale version")
