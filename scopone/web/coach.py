@@ -6,6 +6,10 @@ delays, a computer's card). Everything a person may see is built from their own 
 from a finished round's public plays. Functions take a ``seat`` so tables with friends can use
 them for every person (the solo game's routes pass seat 0).
 
+How a game is loaded is the caller's: the solo routes go through ``GameService._load`` (a game id
+is the capability of a solo game's seat 0, never of a table), the table routes hand in the record
+they loaded by invite code and seat token and a loader bound to that table (``*_for`` methods).
+
 What the coach keeps lives in ``GameRecord.meta["coach"]``:
 ``people`` {seat: person id}, ``traces`` {round: the round's plays, for reviews after the next
 deal}, ``reviews`` {"round:seat": the computed review}, ``help`` {"round:seat": {"hints": n,
@@ -40,6 +44,9 @@ log = logging.getLogger(__name__)
 REVIEWS_KEPT = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
 META_TRIES = 3
+
+#: Loads a game's newest record by id, refusing what the caller may not reach (404).
+Loader = Callable[[str], GameRecord]
 
 
 def coach_meta(rec: GameRecord) -> dict[str, Any]:
@@ -137,7 +144,7 @@ class CoachService:
             if self._busy == 0:
                 # An idle pool reviews the round at once, so opening the review is instant;
                 # a busy one leaves it to the request.
-                self._spawn(self.review(rec.id, m.round_number, seat))
+                self._spawn(self.review_for(rec, m.round_number, seat, self._load_any))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -158,12 +165,21 @@ class CoachService:
         rec.updated = time.time()
         self.store.save_person(rec)
 
-    async def _change_meta(self, game_id: str, change: Callable[[GameRecord], None]) -> None:
+    def _load_any(self, game_id: str) -> GameRecord:
+        """Any game or table by id: only for the coach's own work on a record it was handed
+        (a round just stored), never for an id from a request."""
+        rec = self.store.load(game_id)
+        if rec is None:
+            raise e.NotFound(e.GAME_NOT_FOUND)
+        return rec
+
+    async def _change_meta(self, game_id: str, change: Callable[[GameRecord], None],
+                           load: Loader) -> None:
         """Adds to the game's coach data without a new version; a move stored in between by
         another process wins, and the count is tried again on top of it."""
         for _ in range(META_TRIES):
             async with self.service._locked(game_id):
-                rec = self.service._load(game_id)
+                rec = load(game_id)
                 change(rec)
                 if self.store.update(rec, rec.version):
                     return
@@ -172,14 +188,14 @@ class CoachService:
         key = f"{rec.match.round_number}:{seat}"
         return int(coach_meta(rec).get("help", {}).get(key, {}).get(kind, 0))
 
-    async def _count_help(self, rec: GameRecord, seat: int, kind: str) -> int:
+    async def _count_help(self, rec: GameRecord, seat: int, kind: str, load: Loader) -> int:
         key = f"{rec.match.round_number}:{seat}"
 
         def add(r: GameRecord) -> None:
             help_ = coach_meta(r).setdefault("help", {}).setdefault(key, {})
             help_[kind] = int(help_.get(kind, 0)) + 1
 
-        await self._change_meta(rec.id, add)
+        await self._change_meta(rec.id, add, load)
         person = people_of(rec).get(seat)
         if person is not None:
             self._change_person(person, lambda d: credit_help(
@@ -190,9 +206,13 @@ class CoachService:
 
     async def hint(self, game_id: str, version: int, seat: int) -> dict[str, Any]:
         rec = self.service._load(game_id)
-        m = rec.match
         if version != rec.version:
             raise _conflict(e.STALE_VERSION, rec, seat)
+        return await self.hint_for(rec, seat, self.service._load)
+
+    async def hint_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
+        """The hint for ``seat`` in ``rec`` (its version already checked by the caller)."""
+        m = rec.match
         if m.winner is not None:
             raise _conflict(e.MATCH_OVER, rec, seat)
         if m.round.is_over:
@@ -200,15 +220,17 @@ class CoachService:
         if m.round.turn != seat:
             raise _conflict(e.NOT_YOUR_TURN, rec, seat)
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
-        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{version}",
+        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{rec.version}",
                               self.seconds)
-        used = await self._count_help(rec, seat, "hints")
+        used = await self._count_help(rec, seat, "hints", load)
         return {**out, "version": rec.version, "hints_used": used}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
-        rec = self.service._load(game_id)
+        return await self.cards_seen_for(self.service._load(game_id), seat, self.service._load)
+
+    async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
         seen = cards_seen(SeatView.of(rec.match.round, seat))
-        opened = await self._count_help(rec, seat, "seen")
+        opened = await self._count_help(rec, seat, "seen", load)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
                 "settebello": seen.settebello, "opened": opened}
@@ -228,18 +250,22 @@ class CoachService:
         return trace
 
     async def review(self, game_id: str, number: int, seat: int) -> dict[str, Any]:
-        rec = self.service._load(game_id)
+        return await self.review_for(self.service._load(game_id), number, seat,
+                                     self.service._load)
+
+    async def review_for(self, rec: GameRecord, number: int, seat: int,
+                         load: Loader) -> dict[str, Any]:
         trace = self._trace(rec, number, seat)
         key = f"{number}:{seat}"
         cached = coach_meta(rec).get("reviews", {}).get(key)
         if cached is None:
-            cached = await self._computed(rec, trace, number, seat)
+            cached = await self._computed(rec, trace, number, seat, load)
         help_ = coach_meta(rec).get("help", {}).get(key, {})
         return {**cached, "round": number, "hints_used": int(help_.get("hints", 0)),
                 "cards_seen_opened": int(help_.get("seen", 0))}
 
     async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
-                        seat: int) -> dict[str, Any]:
+                        seat: int, load: Loader) -> dict[str, Any]:
         """Computes a review once however many ask at the same time, stores it with the game
         and credits the round's accuracy to the seat's person."""
         flight = f"{rec.id}:{number}:{seat}"
@@ -262,7 +288,7 @@ class CoachService:
                     if old != key:
                         del reviews[old]
 
-            await self._change_meta(rec.id, keep)
+            await self._change_meta(rec.id, keep, load)
             person = people_of(rec).get(seat)
             if person is not None:
                 judged = sum(1 for p in out["plays"] if not p["forced"])
@@ -290,4 +316,4 @@ class CoachService:
             raise e.NotFound(e.PERSON_NOT_FOUND)
 
 
-__all__ = ["CoachService", "people_of"]
+__all__ = ["CoachService", "Loader", "people_of"]
