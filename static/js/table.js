@@ -2,13 +2,14 @@
 // One state object; views come from the push stream and from the answers to our requests.
 
 import { DESIGNS, installSprite } from './cards.js';
+import { installCoach } from './coach.js';
 import { bindHands, handKey } from './hands.js';
-import { LANGS, LANG_NAMES, browserLang, t } from './i18n.js';
+import { LANGS, LANG_NAMES, browserLang, seatName, t } from './i18n.js';
 import { tt } from './i18n-tables.js';
 import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
-import { seatAt, turnGame } from './seats.js';
+import { place, seatAt, turnGame } from './seats.js';
 import { playText, showPlay } from './show.js';
 import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
 
@@ -227,9 +228,43 @@ function summaryAction() {
   else if (view.status === 'match_over' && tv.you === tv.host) act(() => tables.rematch(code, token(), tv.version));
 }
 
+// ----- the coach (SPEC §7): the viewer's own seat, through the table's routes ----------------------
+
+/** A seated person at a table that is playing (a spectator has no coach). */
+const seated = () => Boolean(state.mine) && Boolean(state.table) && state.table.you !== null
+  && state.table.phase !== 'lobby' && Boolean(state.view);
+/** A 409 from the coach carries the table as this seat sees it: catch up from it. */
+const catchUp = (err) => {
+  if (err && err.status === 409 && err.game && Array.isArray(err.game.seats)) receive(err.game);
+  throw err;
+};
+
+const coachUi = installCoach(() => state, {
+  api: {
+    hint: () => tables.hint(code, token(), state.table.version).catch(catchUp),
+    cardsSeen: () => tables.cardsSeen(code, token()).catch(catchUp),
+    review: (view, round) => tables.review(code, token(), round).catch(catchUp),
+  },
+  // The hint and the cards seen only where the host allowed hints; a review is everyone's own.
+  allows: {
+    hint: () => seated() && state.table.options.hints,
+    seen: () => seated() && state.table.options.hints,
+    review: seated,
+  },
+  // A hint holds while the game has not moved on (a mere presence change keeps it).
+  positionOf: (view) => `${view.round_number}:${view.history.length}:${view.hand.join()}`,
+  // The review names table seats; the board names them from the viewer's seat.
+  seatLabel: (lang, seat) => (seat === me() ? seatName(lang, 0) : plainName(place(seat, me()))),
+});
+
 // ----- drawing ------------------------------------------------------------------------------------
 
 function paint() {
+  paintTable();
+  coachUi.afterRender();
+}
+
+function paintTable() {
   const tv = state.table;
   const lang = state.prefs.lang;
   document.documentElement.lang = lang;

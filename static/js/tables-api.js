@@ -61,4 +61,8 @@ export const tables = {
   rematch: (code, token, version) => call('POST', `${base(code)}/rematch`, token, { version }),
   back: (code, token) => call('POST', `${base(code)}/back`, token),
   events: (code) => `${base(code)}/events`,
+  // The coach for the token's seat (the hint and cards seen only where the host allowed hints).
+  hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }),
+  cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token),
+  review: (code, token, round) => call('GET', `${base(code)}/rounds/${round}/review`, token),
 };

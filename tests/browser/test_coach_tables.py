@@ -1,0 +1,75 @@
+"""The coach on the table page: where the host allowed hints, H lights up the seat's own hinted
+move and C opens its cards seen; where not, neither button is there and the keys do nothing.
+Every wait is for something the page shows, never a sleep."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP
+from .test_tables import TableServer, hand, people, tserver  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+MY_TURN = "() => document.body.dataset.status === 'your_turn'"
+
+
+def started_table(srv: TableServer, hints: bool) -> tuple[str, dict[str, str]]:
+    """A table of one person (the host, seat 0) and three computers, started; the host's seat
+    as this browser keeps it in localStorage."""
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": hints,
+                                           "away_seconds": None})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": r.json()["table"]["version"]},
+                      headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    return code, {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})}
+
+
+def test_h_shows_the_seats_own_hint_where_the_host_allowed_hints(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    code, seat = started_table(tserver, hints=True)
+    anna = people(DESKTOP, f"{tserver.url}/t/{code}", seat)
+    page = anna.page
+    page.wait_for_function(MY_TURN)  # the computers play until it is Anna's turn
+    assert page.locator("#btn-hint").is_visible() and page.locator("#btn-seen").is_visible()
+    page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint .hint-best")
+    page.wait_for_selector("#hand .card.hinted")
+    mine = hand(page)
+    hinted = page.eval_on_selector_all("#hand .card.hinted", "els => els.map(e => e.dataset.code)")
+    assert len(hinted) == 1 and hinted[0] in mine
+    # The hint is one of this seat's legal moves, as the server sees the seat.
+    view = tserver.view(code, json.loads(seat[f"scopone.seat.{code}"])["token"])
+    assert hinted[0] in {m["card"] for m in view["game"]["legal"]}
+    taken = page.eval_on_selector_all("#table-cards .card.hinted",
+                                      "els => els.map(e => e.dataset.code)")
+    assert any(m["card"] == hinted[0] and sorted(m["capture"]) == sorted(taken)
+               for m in view["game"]["legal"])
+    assert page.locator("#coach-hint .hint-options li").count() >= 1  # the margins shown
+    # C: the cards seen from this seat, its own hand marked as such.
+    page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel:not([hidden])")
+    shown = page.eval_on_selector_all("#seen-panel .seen-card[data-place='hand']",
+                                      "els => els.map(e => e.dataset.code)")
+    assert sorted(shown) == sorted(mine)
+    page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel", state="hidden")
+
+
+def test_no_hint_buttons_where_the_host_allowed_none(tserver: TableServer,  # noqa: F811
+                                                     people: Any) -> None:  # noqa: F811
+    code, seat = started_table(tserver, hints=False)
+    anna = people(DESKTOP, f"{tserver.url}/t/{code}", seat)
+    page = anna.page
+    page.wait_for_function(MY_TURN)
+    assert page.locator("#btn-hint").is_hidden() and page.locator("#btn-seen").is_hidden()
+    # The keys do nothing: asking would have shown the panel (thinking) at once, synchronously.
+    page.keyboard.press("h")
+    page.keyboard.press("c")
+    assert page.locator("#coach-hint").is_hidden() and page.locator("#seen-panel").is_hidden()
+    assert page.locator("#hand .card.hinted").count() == 0
