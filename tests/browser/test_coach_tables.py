@@ -73,3 +73,40 @@ def test_no_hint_buttons_where_the_host_allowed_none(tserver: TableServer,  # no
     page.keyboard.press("c")
     assert page.locator("#coach-hint").is_hidden() and page.locator("#seen-panel").is_hidden()
     assert page.locator("#hand .card.hinted").count() == 0
+
+
+def test_r_after_a_round_reviews_the_seats_own_plays(tserver: TableServer,  # noqa: F811
+                                                     people: Any) -> None:  # noqa: F811
+    code, seat = started_table(tserver, hints=False)  # a review is everyone's own anyway
+    token = json.loads(seat[f"scopone.seat.{code}"])["token"]
+    anna = people(DESKTOP, f"{tserver.url}/t/{code}", seat)
+    page = anna.page
+    dealt: set[str] = set()
+    for _ in range(11):  # Anna's ten cards, played through the API as the page follows
+        page.wait_for_function("() => ['your_turn', 'round_over']"
+                               ".includes(document.body.dataset.status)")
+        view = tserver.view(code, token)
+        if view["game"]["status"] == "round_over":
+            break
+        dealt |= set(view["game"]["hand"])
+        r = tserver.http.post(f"/api/tables/{code}/moves",
+                              json={"version": view["version"], **view["game"]["legal"][0]},
+                              headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        page.wait_for_function("v => Number(document.body.dataset.version) >= v",
+                               arg=r.json()["version"])
+    page.wait_for_function("() => document.body.dataset.status === 'round_over'")
+    assert page.locator("#btn-review").is_visible() and page.locator("#btn-hint").is_hidden()
+    # The summary carries the review's headline once the server has judged the round.
+    page.wait_for_function("() => (document.getElementById('summary-coach-note') || {})"
+                           ".textContent?.includes('Hints used')")
+    page.keyboard.press("r")
+    page.wait_for_selector("#review #review-accuracy")
+    page.wait_for_selector("#review #review-step")
+    # The first of Anna's plays, with her own hand before it: never a card of another seat.
+    hand_before = page.eval_on_selector_all(
+        "#review .review-step .review-cards:last-of-type .mini",
+        "els => els.map(e => e.dataset.code)")
+    assert hand_before and set(hand_before) <= dealt
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#review", state="hidden")
