@@ -210,8 +210,11 @@ class CoachService:
             raise _conflict(e.STALE_VERSION, rec, seat)
         return await self.hint_for(rec, seat, self.service._load)
 
-    async def hint_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
-        """The hint for ``seat`` in ``rec`` (its version already checked by the caller)."""
+    async def hint_for(self, rec: GameRecord, seat: int, load: Loader,
+                       position: int | None = None) -> dict[str, Any]:
+        """The hint for ``seat`` in ``rec`` (its version already checked by the caller).
+        ``position``: the version the game's position dates from (a table's version also moves
+        when someone merely connects), so the same position is judged on the same deals."""
         m = rec.match
         if m.winner is not None:
             raise _conflict(e.MATCH_OVER, rec, seat)
@@ -220,8 +223,8 @@ class CoachService:
         if m.round.turn != seat:
             raise _conflict(e.NOT_YOUR_TURN, rec, seat)
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
-        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{rec.version}",
-                              self.seconds)
+        at = rec.version if position is None else position
+        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{at}", self.seconds)
         used = await self._count_help(rec, seat, "hints", load)
         return {**out, "version": rec.version, "hints_used": used}
 

@@ -92,7 +92,7 @@ async def table_hint(code: Code, req: VersionIn, tables: Tables, coach: Coach,
     oldest = int(at.table.get("game_version", rec.version))
     if not oldest <= req.version <= rec.version:
         raise at.conflict(e.STALE_VERSION)
-    return await at.judged(lambda: coach.hint_for(rec, at.seat, at.load))
+    return await at.judged(lambda: coach.hint_for(rec, at.seat, at.load, oldest))
 
 
 @router.post("/{code}/cards-seen", response_model=CardsSeenOut, operation_id="table_cards_seen",

@@ -128,6 +128,10 @@ def test_a_hint_at_a_table_is_refused_as_the_contract_says(api: Api) -> None:
     turn, v = tv["game"]["turn"], tv["version"]
     c = api.client
     refused(hint(api, "nosuchcode00", tokens[turn], v), 404, "table not found")
+    refused(c.post("/api/tables/nosuchcode00/cards-seen", headers=auth(tokens[turn])), 404,
+            "table not found")
+    refused(c.get("/api/tables/nosuchcode00/rounds/1/review", headers=auth(tokens[turn])), 404,
+            "table not found")
     refused(hint(api, code, None, v), 403, "seat token required")
     for bad in ("wrong", tokens[turn] + "x"):
         refused(hint(api, code, bad, v), 403, "wrong seat token")
@@ -232,3 +236,25 @@ def test_each_seat_reviews_its_own_plays_and_a_spectator_none(api: Api) -> None:
     assert r.status_code == 200, r.text
     r = c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[2]))
     assert r.status_code == 200 and r.json()["seat"] == 2
+
+
+def test_a_version_read_before_a_mere_presence_change_still_gets_its_hint(api: Api) -> None:
+    """The tables' rule for a card (``game_version``: the game's last change) holds for a hint:
+    a version from before someone merely connected is not stale, one from before a card is."""
+    code, tokens = table(api)
+    tv = view(api, code)
+    turn, v = tv["game"]["turn"], tv["version"]
+    rec = api.store.load_by_code(code)
+    assert rec is not None
+    # What a presence change stores: the table's version moves on, the game stays.
+    rec.meta["table"]["game_version"] = v
+    rec.meta["table"]["seats"][turn]["connected"] = True
+    rec.version = v + 1
+    assert api.store.update(rec, v)
+    first = hint(api, code, tokens[turn], v)
+    assert first.status_code == 200, first.text
+    again = hint(api, code, tokens[turn], v + 1)
+    assert again.status_code == 200, again.text
+    assert again.json()["hints_used"] == 2
+    refused(hint(api, code, tokens[turn], v - 1), 409, "stale version")
+    refused(hint(api, code, tokens[turn], v + 2), 409, "stale version")
