@@ -214,7 +214,7 @@ class CoachService:
                        position: int | None = None) -> dict[str, Any]:
         """The hint for ``seat`` in ``rec`` (its version already checked by the caller).
         ``position``: the version the game's position dates from (a table's version also moves
-        when someone merely connects), so the same position is judged on the same deals."""
+        when someone merely connects), so the same position draws the same imagined deals."""
         m = rec.match
         if m.winner is not None:
             raise _conflict(e.MATCH_OVER, rec, seat)
