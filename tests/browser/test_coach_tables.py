@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP
+from .conftest import ARTIFACTS, DESKTOP, PHONE
 from .test_tables import TableServer, hand, people, tserver  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -110,3 +110,19 @@ def test_r_after_a_round_reviews_the_seats_own_plays(tserver: TableServer,  # no
     assert hand_before and set(hand_before) <= dealt
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
+
+
+def test_the_hint_button_on_a_phone(tserver: TableServer, people: Any) -> None:  # noqa: F811
+    code, seat = started_table(tserver, hints=True)
+    bea = people(PHONE, f"{tserver.url}/t/{code}", seat)
+    page = bea.page
+    page.wait_for_function(MY_TURN)
+    page.locator("#btn-hint").tap()
+    page.wait_for_selector("#hand .card.hinted")
+    page.wait_for_selector("#coach-hint .hint-best")
+    page.screenshot(path=str(ARTIFACTS / "table-hint-phone.png"))
+    # The panel does not cover the hinted card: it stays tappable where it is drawn.
+    card = page.locator("#hand .card.hinted").bounding_box()
+    panel = page.locator("#coach-hint").bounding_box()
+    assert card is not None and panel is not None
+    assert card["y"] >= panel["y"] + panel["height"] or card["y"] + card["height"] <= panel["y"]
