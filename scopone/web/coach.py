@@ -55,8 +55,19 @@ def coach_meta(rec: GameRecord) -> dict[str, Any]:
 
 
 def people_of(rec: GameRecord) -> dict[int, str]:
-    """The seats whose person collects statistics, with their person ids."""
-    return {int(s): p for s, p in coach_meta(rec).get("people", {}).items()}
+    """The seats whose person collects statistics, with their person ids.
+
+    At a table with friends a seat counts for its person only while it is still theirs: held by
+    the seat token it was claimed with (``claims``: the token's hash). A seat handed to the
+    computer, or taken anew in the lobby, no longer credits the person who claimed it."""
+    meta = coach_meta(rec)
+    people = {int(s): p for s, p in meta.get("people", {}).items()}
+    table = rec.meta.get("table") if rec.code is not None else None
+    if table is None:
+        return people
+    claims = meta.get("claims", {})
+    return {s: p for s, p in people.items()
+            if claims.get(str(s)) is not None and claims[str(s)] == table["seats"][s]["token"]}
 
 
 def _conflict(detail: str, rec: GameRecord, seat: int) -> e.Conflict:
@@ -129,6 +140,18 @@ class CoachService:
         if self.store.load_person(person) is None:
             now = time.time()
             self.store.save_person(PersonRecord(person, empty_stats(), now, now))
+
+    async def claim_table_seat(self, rec: GameRecord, seat: int, person: str, holder: str,
+                               load: Loader) -> None:
+        """Credits a table seat's rounds and help to ``person`` while the seat keeps the token
+        whose hash is ``holder`` (``people_of``); nothing if the seat changed hands meanwhile."""
+        def claim(r: GameRecord) -> None:
+            if r.meta["table"]["seats"][seat]["token"] != holder:
+                return
+            self.claim_seat(r, seat, person)
+            coach_meta(r).setdefault("claims", {})[str(seat)] = holder
+
+        await self._change_meta(rec.id, claim, load)
 
     def round_over(self, rec: GameRecord) -> None:
         # The plays are kept so the round can be reviewed after the next deal replaces it.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Header, Path, Response, status
 
 from . import errors as e
 from . import table as t
@@ -24,7 +24,7 @@ from .errors import documented
 from .routes_coach import get_coach
 from .routes_tables import Authorization, Code, bearer, get_tables
 from .schemas import VersionIn
-from .schemas_coach import CardsSeenOut, HintOut, ReviewOut
+from .schemas_coach import PERSON_PATTERN, CardsSeenOut, HintOut, ReviewOut
 from .store import GameRecord
 from .table_views import table_view
 from .tables import TableService
@@ -32,6 +32,8 @@ from .tables import TableService
 Tables = Annotated[TableService, Depends(get_tables)]
 Coach = Annotated[CoachService, Depends(get_coach)]
 RoundNumber = Annotated[int, Path(ge=1, le=1000, description="1 for the match's first round")]
+Person = Annotated[str, Header(alias="X-Scopone-Person", pattern=PERSON_PATTERN,
+                               description="the anonymous person's id (browser-made, secret)")]
 
 router = APIRouter(prefix="/api/tables", tags=["coach"], responses=documented(400, 413))
 
@@ -116,3 +118,16 @@ async def table_review(code: Code, number: RoundNumber, tables: Tables, coach: C
     at.require_playing()
     return await at.judged(lambda: coach.review_for(at.rec, number, at.seat, at.load))
 
+
+
+@router.post("/{code}/person", status_code=status.HTTP_204_NO_CONTENT,
+             operation_id="table_person", responses=documented(403, 404, 422))
+async def table_person(code: Code, person: Person, tables: Tables, coach: Coach,
+                       authorization: Authorization = None) -> Response:
+    """The token's seat collects statistics for the person of ``X-Scopone-Person`` (their rounds,
+    hints and accuracy, as in the solo game) while the seat is theirs. Not governed by the
+    hints option: statistics are no help during play."""
+    at = _Seated(tables, code, authorization, help_=False)
+    holder = t.token_hash(bearer(authorization) or "")  # a seat was found: there is a token
+    await coach.claim_table_seat(at.rec, at.seat, person, holder, at.load)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

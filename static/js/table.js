@@ -10,6 +10,7 @@ import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
 import { place, seatAt, turnGame } from './seats.js';
+import { personId } from './person.js';
 import { playText, showPlay } from './show.js';
 import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
 
@@ -128,7 +129,19 @@ function take(tv, view, openSummary = true) {
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
   if (tv.you !== null && !tv.seats[tv.you].away) state.backSent = false;
   if (old && old.you !== null && tv.you !== null) comeBack();
+  claimSeat();
   paint();
+}
+
+let claimed = '';
+/** This person's statistics count the seat they hold: told once per seat and page. */
+function claimSeat() {
+  const tv = state.table;
+  if (!tv || tv.you === null || !state.mine) return;
+  const key = `${tv.you}:${token()}`;
+  if (claimed === key) return;
+  claimed = key;
+  tables.person(code, token(), personId()).catch((err) => console.warn(err));
 }
 
 /** An away person whose page is open and connected again is back (the server is told once). */

@@ -258,3 +258,56 @@ def test_a_version_read_before_a_mere_presence_change_still_gets_its_hint(api: A
     assert again.json()["hints_used"] == 2
     refused(hint(api, code, tokens[turn], v - 1), 409, "stale version")
     refused(hint(api, code, tokens[turn], v + 2), 409, "stale version")
+
+
+def person_stats(api: Api, pid: str) -> Json:
+    r = api.client.get(f"/api/people/{pid}/stats")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_each_persons_statistics_count_their_own_seat_only(api: Api) -> None:
+    r = api.client.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": True,
+                                             "away_seconds": None})
+    code, tokens = r.json()["table"]["code"], [r.json()["token"]]
+    anna, bea, cid = "a" * 32, "b" * 32, "c" * 32
+    claim = api.client.post(f"/api/tables/{code}/person", headers={
+        **auth(tokens[0]), "X-Scopone-Person": anna})
+    assert claim.status_code == 204, claim.text
+    # Bea sits at seat 1, claims it, stands up; Carl takes seat 1 and claims nothing.
+    r = api.client.post(f"/api/tables/{code}/seats/1", json={"name": "Bea"})
+    bea_token = r.json()["token"]
+    assert api.client.post(f"/api/tables/{code}/person", headers={
+        **auth(bea_token), "X-Scopone-Person": bea}).status_code == 204
+    assert api.client.delete(f"/api/tables/{code}/seats/1",
+                             headers=auth(bea_token)).status_code == 200
+    for seat, name in ((1, "Carl"), (2, "Dora"), (3, "Ezio")):
+        r = api.client.post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
+        tokens.append(r.json()["token"])
+    v = view(api, code)["version"]
+    assert api.client.post(f"/api/tables/{code}/start", json={"version": v},
+                           headers=auth(tokens[0])).status_code == 200
+    hints = [0]
+
+    def ask(seat: int, mine: Json) -> None:
+        if seat in (0, 1) and hints[0] < 3:
+            assert hint(api, code, tokens[seat], mine["version"]).status_code == 200
+            hints[0] += seat == 0
+    play_round(api, code, tokens, ask)
+    a = person_stats(api, anna)
+    assert a["rounds"] == 1 and a["hints"] == 3
+    # Seat 1's rounds and hints are not Bea's: the seat changed hands after she claimed it.
+    b = person_stats(api, bea)
+    assert b["rounds"] == 0 and b["hints"] == 0
+    assert api.client.get(f"/api/people/{cid}/stats").status_code == 404
+    # Refusals: no token, a wrong one, no or a malformed person id, an unknown table.
+    c = api.client
+    refused(c.post(f"/api/tables/{code}/person", headers={"X-Scopone-Person": anna}), 403,
+            "seat token required")
+    refused(c.post(f"/api/tables/{code}/person", headers={**auth("x"), "X-Scopone-Person": anna}),
+            403, "wrong seat token")
+    assert c.post(f"/api/tables/{code}/person", headers=auth(tokens[0])).status_code == 422
+    assert c.post(f"/api/tables/{code}/person", headers={
+        **auth(tokens[0]), "X-Scopone-Person": "XYZ"}).status_code == 422
+    refused(c.post("/api/tables/nosuchcode00/person", headers={
+        **auth(tokens[0]), "X-Scopone-Person": anna}), 404, "table not found")

@@ -51,6 +51,7 @@ COACH = {
     ("post", TABLE + "/cards-seen"): {"200", "400", "403", "404", "409", "413"},
     ("get", TABLE + "/rounds/{number}/review"): {"200", "400", "403", "404", "409", "413",
                                                  "422", "503"},
+    ("post", TABLE + "/person"): {"204", "400", "403", "404", "413", "422"},
 }
 EXPECTED.update(COACH)
 

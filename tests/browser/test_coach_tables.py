@@ -97,6 +97,11 @@ def test_r_after_a_round_reviews_the_seats_own_plays(tserver: TableServer,  # no
                                arg=r.json()["version"])
     page.wait_for_function("() => document.body.dataset.status === 'round_over'")
     assert page.locator("#btn-review").is_visible() and page.locator("#btn-hint").is_hidden()
+    # The page told the server whose seat this is: the round is in this person's statistics
+    # (credited as the round's last card was stored, before the page could show round_over).
+    pid = page.evaluate("() => localStorage.getItem('scopone.person')")
+    stats = tserver.http.get(f"/api/people/{pid}/stats")
+    assert stats.status_code == 200 and stats.json()["rounds"] == 1, stats.text
     # The summary carries the review's headline once the server has judged the round.
     page.wait_for_function("() => (document.getElementById('summary-coach-note') || {})"
                            ".textContent?.includes('Hints used')")
