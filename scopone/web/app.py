@@ -31,6 +31,7 @@ from .routes import router
 from .routes_coach import games as coach_games
 from .routes_coach import pages as coach_pages
 from .routes_coach import people as coach_people
+from .routes_coach_tables import router as coach_tables
 from .routes_tables import router as tables_router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
@@ -122,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables_router)
     app.include_router(coach_games)
     app.include_router(coach_people)
+    app.include_router(coach_tables)  # the coach at tables with friends, by code and token
     app.include_router(coach_pages)
     app.include_router(ops.router)
     app.include_router(pages.router)  # the HTML: game, rule pages, manifest

@@ -6,6 +6,10 @@ delays, a computer's card). Everything a person may see is built from their own 
 from a finished round's public plays. Functions take a ``seat`` so tables with friends can use
 them for every person (the solo game's routes pass seat 0).
 
+How a game is loaded is the caller's: the solo routes go through ``GameService._load`` (a game id
+is the capability of a solo game's seat 0, never of a table), the table routes hand in the record
+they loaded by invite code and seat token and a loader bound to that table (``*_for`` methods).
+
 What the coach keeps lives in ``GameRecord.meta["coach"]``:
 ``people`` {seat: person id}, ``traces`` {round: the round's plays, for reviews after the next
 deal}, ``reviews`` {"round:seat": the computed review}, ``help`` {"round:seat": {"hints": n,
@@ -43,6 +47,9 @@ REVIEWS_KEPT = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
 META_TRIES = 3
 
+#: Loads a game's newest record by id, refusing what the caller may not reach (404).
+Loader = Callable[[str], GameRecord]
+
 
 def coach_meta(rec: GameRecord) -> dict[str, Any]:
     meta: dict[str, Any] = rec.meta.setdefault("coach", {})
@@ -50,8 +57,19 @@ def coach_meta(rec: GameRecord) -> dict[str, Any]:
 
 
 def people_of(rec: GameRecord) -> dict[int, str]:
-    """The seats whose person collects statistics, with their person ids."""
-    return {int(s): p for s, p in coach_meta(rec).get("people", {}).items()}
+    """The seats whose person collects statistics, with their person ids.
+
+    At a table with friends a seat counts for its person only while it is still theirs: held by
+    the seat token it was claimed with (``claims``: the token's hash). A seat handed to the
+    computer, or taken anew in the lobby, no longer credits the person who claimed it."""
+    meta = coach_meta(rec)
+    people = {int(s): p for s, p in meta.get("people", {}).items()}
+    table = rec.meta.get("table") if rec.code is not None else None
+    if table is None:
+        return people
+    claims = meta.get("claims", {})
+    return {s: p for s, p in people.items()
+            if claims.get(str(s)) is not None and claims[str(s)] == table["seats"][s]["token"]}
 
 
 def _conflict(detail: str, rec: GameRecord, seat: int) -> e.Conflict:
@@ -127,6 +145,18 @@ class CoachService:
             now = time.time()
             self.store.save_person(PersonRecord(person, empty_stats(), now, now))
 
+    async def claim_table_seat(self, rec: GameRecord, seat: int, person: str, holder: str,
+                               load: Loader) -> None:
+        """Credits a table seat's rounds and help to ``person`` while the seat keeps the token
+        whose hash is ``holder`` (``people_of``); nothing if the seat changed hands meanwhile."""
+        def claim(r: GameRecord) -> None:
+            if r.meta["table"]["seats"][seat]["token"] != holder:
+                return
+            self.claim_seat(r, seat, person)
+            coach_meta(r).setdefault("claims", {})[str(seat)] = holder
+
+        await self._change_meta(rec.id, claim, load)
+
     def round_over(self, rec: GameRecord) -> None:
         # The plays are kept so the round can be reviewed after the next deal replaces it.
         trace = RoundTrace.of(rec.match.round)
@@ -141,7 +171,7 @@ class CoachService:
             if self._busy == 0:
                 # An idle pool reviews the round at once, so opening the review is instant;
                 # a busy one leaves it to the request.
-                self._spawn(self.review(rec.id, m.round_number, seat))
+                self._spawn(self.review_for(rec, m.round_number, seat, self._load_any))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -162,12 +192,21 @@ class CoachService:
         rec.updated = time.time()
         self.store.save_person(rec)
 
-    async def _change_meta(self, game_id: str, change: Callable[[GameRecord], None]) -> None:
+    def _load_any(self, game_id: str) -> GameRecord:
+        """Any game or table by id: only for the coach's own work on a record it was handed
+        (a round just stored), never for an id from a request."""
+        rec = self.store.load(game_id)
+        if rec is None:
+            raise e.NotFound(e.GAME_NOT_FOUND)
+        return rec
+
+    async def _change_meta(self, game_id: str, change: Callable[[GameRecord], None],
+                           load: Loader) -> None:
         """Adds to the game's coach data without a new version; a move stored in between by
         another process wins, and the count is tried again on top of it."""
         for _ in range(META_TRIES):
             async with self.service._locked(game_id):
-                rec = self.service._load(game_id)
+                rec = load(game_id)
                 change(rec)
                 if self.store.update(rec, rec.version):
                     return
@@ -176,14 +215,14 @@ class CoachService:
         key = f"{rec.match.round_number}:{seat}"
         return int(coach_meta(rec).get("help", {}).get(key, {}).get(kind, 0))
 
-    async def _count_help(self, rec: GameRecord, seat: int, kind: str) -> int:
+    async def _count_help(self, rec: GameRecord, seat: int, kind: str, load: Loader) -> int:
         key = f"{rec.match.round_number}:{seat}"
 
         def add(r: GameRecord) -> None:
             help_ = coach_meta(r).setdefault("help", {}).setdefault(key, {})
             help_[kind] = int(help_.get(kind, 0)) + 1
 
-        await self._change_meta(rec.id, add)
+        await self._change_meta(rec.id, add, load)
         person = people_of(rec).get(seat)
         if person is not None:
             self._change_person(person, lambda d: credit_help(
@@ -194,9 +233,16 @@ class CoachService:
 
     async def hint(self, game_id: str, version: int, seat: int) -> dict[str, Any]:
         rec = self.service._load(game_id)
-        m = rec.match
         if version != rec.version:
             raise _conflict(e.STALE_VERSION, rec, seat)
+        return await self.hint_for(rec, seat, self.service._load)
+
+    async def hint_for(self, rec: GameRecord, seat: int, load: Loader,
+                       position: int | None = None) -> dict[str, Any]:
+        """The hint for ``seat`` in ``rec`` (its version already checked by the caller).
+        ``position``: the version the game's position dates from (a table's version also moves
+        when someone merely connects), so the same position draws the same imagined deals."""
+        m = rec.match
         if m.winner is not None:
             raise _conflict(e.MATCH_OVER, rec, seat)
         if m.round.is_over:
@@ -204,15 +250,17 @@ class CoachService:
         if m.round.turn != seat:
             raise _conflict(e.NOT_YOUR_TURN, rec, seat)
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
-        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{version}",
-                              self.seconds)
-        used = await self._count_help(rec, seat, "hints")
+        at = rec.version if position is None else position
+        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{at}", self.seconds)
+        used = await self._count_help(rec, seat, "hints", load)
         return {**out, "version": rec.version, "hints_used": used}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
-        rec = self.service._load(game_id)
+        return await self.cards_seen_for(self.service._load(game_id), seat, self.service._load)
+
+    async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
         seen = cards_seen(SeatView.of(rec.match.round, seat))
-        opened = await self._count_help(rec, seat, "seen")
+        opened = await self._count_help(rec, seat, "seen", load)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
                 "settebello": seen.settebello, "opened": opened}
@@ -232,18 +280,22 @@ class CoachService:
         return trace
 
     async def review(self, game_id: str, number: int, seat: int) -> dict[str, Any]:
-        rec = self.service._load(game_id)
+        return await self.review_for(self.service._load(game_id), number, seat,
+                                     self.service._load)
+
+    async def review_for(self, rec: GameRecord, number: int, seat: int,
+                         load: Loader) -> dict[str, Any]:
         trace = self._trace(rec, number, seat)
         key = f"{number}:{seat}"
         cached = coach_meta(rec).get("reviews", {}).get(key)
         if cached is None:
-            cached = await self._computed(rec, trace, number, seat)
+            cached = await self._computed(rec, trace, number, seat, load)
         help_ = coach_meta(rec).get("help", {}).get(key, {})
         return {**cached, "round": number, "hints_used": int(help_.get("hints", 0)),
                 "cards_seen_opened": int(help_.get("seen", 0))}
 
     async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
-                        seat: int) -> dict[str, Any]:
+                        seat: int, load: Loader) -> dict[str, Any]:
         """Computes a review once however many ask at the same time, stores it with the game
         and credits the round's accuracy to the seat's person."""
         flight = f"{rec.id}:{number}:{seat}"
@@ -266,7 +318,7 @@ class CoachService:
                     if old != key:
                         del reviews[old]
 
-            await self._change_meta(rec.id, keep)
+            await self._change_meta(rec.id, keep, load)
             person = people_of(rec).get(seat)
             if person is not None:
                 judged = sum(1 for p in out["plays"] if not p["forced"])
@@ -294,4 +346,4 @@ class CoachService:
             raise e.NotFound(e.PERSON_NOT_FOUND)
 
 
-__all__ = ["CoachService", "people_of"]
+__all__ = ["CoachService", "Loader", "people_of"]

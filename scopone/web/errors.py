@@ -81,7 +81,8 @@ NO_REVIEW = "review unavailable"
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {
     400: "unreadable request framing (a Content-Length that is not a number)",
-    403: "a seat token is missing or wrong, or the seat may not do this (not the host)",
+    403: "a seat token is missing or wrong, or the seat may not do this (not the host; "
+         "a hint where the host allowed none)",
     404: "unknown game or table",
     409: "well-formed but not allowed now (stale version, out of turn, illegal move...); "
          "carries the current game",

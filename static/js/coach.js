@@ -1,5 +1,7 @@
-// The coach on the game page (SPEC §7): Hint (H), Cards seen (C), Review (R), and the link to
-// the statistics. The server judges; this module shows what it answered, built for seat 0 only.
+// The coach (SPEC §7): Hint (H), Cards seen (C), Review (R), and the link to the statistics.
+// The server judges; this module shows what it answered for the viewer's own seat. The solo game
+// page uses it as it is (seat 0, /api/games/{id}); the table page hands in its own requests,
+// which parts the host allowed, and how to name a seat (installCoach's options).
 
 import { ApiError, call } from './api.js';
 import { cardSvg } from './cards.js';
@@ -32,7 +34,25 @@ export function placesFromView(view) {
   return places;
 }
 
-export function installCoach(getState) {
+/** The solo game's requests: seat 0 of the game whose id is the view's. */
+const SOLO = {
+  hint: (view) => call('POST', `${gamePath(view.id)}/hint`, { version: view.version }),
+  cardsSeen: (view) => call('POST', `${gamePath(view.id)}/cards-seen`),
+  review: (view, round) => call('GET', `${gamePath(view.id)}/rounds/${round}/review`),
+};
+const ALWAYS = () => true;
+
+/**
+ * options: `api` ({hint, cardsSeen, review}(view...) -> Promise), `allows` ({hint, seen,
+ * review}() -> whether that part is offered now; hidden and its key ignored otherwise),
+ * `positionOf(view)` (a hint stays shown while this is the same; default the version) and
+ * `seatLabel(lang, seat)` (a seat of the review's plays; default as seen from seat 0).
+ */
+export function installCoach(getState, options = {}) {
+  const api = options.api || SOLO;
+  const allows = { hint: ALWAYS, seen: ALWAYS, review: ALWAYS, ...(options.allows || {}) };
+  const positionOf = options.positionOf || ((view) => view.version);
+  const seatLabel = options.seatLabel || seatName;
   const coach = {
     hint: null, // {version, move, options, hints_used} for the view it was asked in
     hintBusy: false,
@@ -51,12 +71,12 @@ export function installCoach(getState) {
 
   async function askHint() {
     const view = getState().view;
-    if (!view || view.status !== 'your_turn' || coach.hintBusy) return;
-    if (coach.hint && coach.hint.version === view.version) return;
+    if (!allows.hint() || !view || view.status !== 'your_turn' || coach.hintBusy) return;
+    if (coach.hint && coach.hint.at === positionOf(view)) return;
     coach.hintBusy = true;
     afterRender();
     try {
-      coach.hint = await call('POST', `${gamePath(view.id)}/hint`, { version: view.version });
+      coach.hint = { ...(await api.hint(view)), at: positionOf(view) };
     } catch (err) {
       coach.hint = null;
       if (!(err instanceof ApiError && err.status === 409)) console.warn(err);
@@ -68,7 +88,7 @@ export function installCoach(getState) {
 
   function renderHint(view) {
     const box = $('coach-hint');
-    const live = coach.hint && view && view.status === 'your_turn' && coach.hint.version === view.version;
+    const live = coach.hint && view && view.status === 'your_turn' && coach.hint.at === positionOf(view);
     for (const el of document.querySelectorAll('.card.hinted')) el.classList.remove('hinted');
     if (!live) {
       box.hidden = !coach.hintBusy;
@@ -94,12 +114,13 @@ export function installCoach(getState) {
   // ----- cards seen -----------------------------------------------------------------------
 
   async function toggleSeen() {
+    if (!allows.seen() && !coach.seenOpen) return;
     coach.seenOpen = !coach.seenOpen;
     afterRender();
     const view = getState().view;
     if (coach.seenOpen && view) {
       // Counted on the server like a hint; the panel then follows the view by itself.
-      call('POST', `${gamePath(view.id)}/cards-seen`).catch((err) => console.warn(err));
+      api.cardsSeen(view).catch((err) => console.warn(err));
       $('seen-panel').focus({ preventScroll: true });
     }
   }
@@ -107,7 +128,7 @@ export function installCoach(getState) {
   function renderSeen(view) {
     const box = $('seen-panel');
     $('btn-seen').setAttribute('aria-expanded', String(coach.seenOpen));
-    box.hidden = !coach.seenOpen || !view;
+    box.hidden = !coach.seenOpen || !view || !allows.seen();
     if (box.hidden) return;
     const places = placesFromView(view);
     const design = getState().prefs.design;
@@ -134,10 +155,11 @@ export function installCoach(getState) {
   // ----- review ---------------------------------------------------------------------------
 
   async function fetchReview(view, round) {
-    return call('GET', `${gamePath(view.id)}/rounds/${round}/review`);
+    return api.review(view, round);
   }
 
   async function openReview() {
+    if (!allows.review()) return;
     const view = getState().view;
     const round = lastFinishedRound(view);
     coach.review = { round, data: null, failed: false, step: 0, opener: document.activeElement };
@@ -229,7 +251,7 @@ export function installCoach(getState) {
     }
     // The round as it happened: the others' plays since the person's previous one.
     const since = r.step === 0 ? 0 : d.plays[r.step - 1].index + 1;
-    const before = d.history.slice(since, p.index).map((h) => `<li>${esc(seatName(lang(), h.seat))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
+    const before = d.history.slice(since, p.index).map((h) => `<li>${esc(seatLabel(lang(), h.seat))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
     return `${acc}${counts}${hints}
       <section class="review-step" aria-live="polite" aria-atomic="true">
         <h3 id="review-step">${esc(tr('step', { k: r.step + 1, n: d.plays.length }))}</h3>
@@ -245,7 +267,7 @@ export function installCoach(getState) {
 
   function renderSummaryExtras(view) {
     const box = $('summary');
-    if (box.hidden || !view) return;
+    if (box.hidden || !view || !allows.review()) return;
     const panel = box.querySelector('.summary-panel');
     if (!panel || panel.querySelector('#summary-review')) return;
     const round = lastFinishedRound(view);
@@ -274,11 +296,14 @@ export function installCoach(getState) {
     $('coach-hint').style.top = top;
     $('seen-panel').style.top = top;
     $('btn-hint').textContent = tr('hint');
+    $('btn-hint').hidden = !allows.hint();
     $('btn-hint').disabled = !view || view.status !== 'your_turn';
     $('btn-seen').textContent = tr('seen');
+    $('btn-seen').hidden = !allows.seen();
     $('btn-review').textContent = tr('review');
+    $('btn-review').hidden = !allows.review();
     $('btn-review').disabled = lastFinishedRound(view) < 1;
-    $('link-stats').textContent = tr('stats');
+    if ($('link-stats')) $('link-stats').textContent = tr('stats');
     renderHint(view);
     renderSeen(view);
     renderReview();

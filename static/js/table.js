@@ -2,13 +2,15 @@
 // One state object; views come from the push stream and from the answers to our requests.
 
 import { DESIGNS, installSprite } from './cards.js';
+import { installCoach } from './coach.js';
 import { bindHands, handKey } from './hands.js';
 import { LANGS, LANG_NAMES, browserLang, seatName, t } from './i18n.js';
 import { tt } from './i18n-tables.js';
 import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
-import { seatAt, turnGame } from './seats.js';
+import { place, seatAt, turnGame } from './seats.js';
+import { personId } from './person.js';
 import { playText, showPlay } from './show.js';
 import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
 
@@ -130,7 +132,19 @@ function take(tv, view, openSummary = true) {
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
   if (tv.you !== null && !tv.seats[tv.you].away) state.backSent = false;
   if (old && old.you !== null && tv.you !== null) comeBack();
+  claimSeat();
   paint();
+}
+
+let claimed = '';
+/** This person's statistics count the seat they hold: told once per seat and page. */
+function claimSeat() {
+  const tv = state.table;
+  if (!tv || tv.you === null || !state.mine) return;
+  const key = `${tv.you}:${token()}`;
+  if (claimed === key) return;
+  claimed = key;
+  tables.person(code, token(), personId()).catch((err) => console.warn(err));
 }
 
 /** An away person whose page is open and connected again is back (the server is told once). */
@@ -230,9 +244,43 @@ function summaryAction() {
   else if (view.status === 'match_over' && tv.you === tv.host) act(() => tables.rematch(code, token(), tv.version));
 }
 
+// ----- the coach (SPEC §7): the viewer's own seat, through the table's routes ----------------------
+
+/** A seated person at a table that is playing (a spectator has no coach). */
+const seated = () => Boolean(state.mine) && Boolean(state.table) && state.table.you !== null
+  && state.table.phase !== 'lobby' && Boolean(state.view);
+/** A 409 from the coach carries the table as this seat sees it: catch up from it. */
+const catchUp = (err) => {
+  if (err && err.status === 409 && err.game && Array.isArray(err.game.seats)) receive(err.game);
+  throw err;
+};
+
+const coachUi = installCoach(() => state, {
+  api: {
+    hint: () => tables.hint(code, token(), state.table.version).catch(catchUp),
+    cardsSeen: () => tables.cardsSeen(code, token()).catch(catchUp),
+    review: (view, round) => tables.review(code, token(), round).catch(catchUp),
+  },
+  // The hint and the cards seen only where the host allowed hints; a review is everyone's own.
+  allows: {
+    hint: () => seated() && state.table.options.hints,
+    seen: () => seated() && state.table.options.hints,
+    review: seated,
+  },
+  // A hint holds while the game has not moved on (a mere presence change keeps it).
+  positionOf: (view) => `${view.round_number}:${view.history.length}:${view.hand.join()}`,
+  // The review names table seats; the board names them from the viewer's seat.
+  seatLabel: (lang, seat) => (seat === me() ? seatName(lang, 0) : plainName(place(seat, me()))),
+});
+
 // ----- drawing ------------------------------------------------------------------------------------
 
 function paint() {
+  paintTable();
+  coachUi.afterRender();
+}
+
+function paintTable() {
   const tv = state.table;
   const lang = state.prefs.lang;
   document.documentElement.lang = lang;

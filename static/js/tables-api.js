@@ -22,8 +22,8 @@ export function forgetSeat(code) {
   localStorage.removeItem(SEAT_KEY + code);
 }
 
-async function call(method, path, token, body) {
-  const init = { method, headers: { Accept: 'application/json' } };
+async function call(method, path, token, body, headers = {}) {
+  const init = { method, headers: { Accept: 'application/json', ...headers } };
   // The token travels in the header only: URLs end up in logs and histories.
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
@@ -61,4 +61,11 @@ export const tables = {
   rematch: (code, token, version) => call('POST', `${base(code)}/rematch`, token, { version }),
   back: (code, token) => call('POST', `${base(code)}/back`, token),
   events: (code) => `${base(code)}/events`,
+  // The coach for the token's seat (the hint and cards seen only where the host allowed hints).
+  hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }),
+  cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token),
+  review: (code, token, round) => call('GET', `${base(code)}/rounds/${round}/review`, token),
+  // The seat's rounds, hints and accuracy count in this person's statistics (as in a solo game).
+  person: (code, token, id) =>
+    call('POST', `${base(code)}/person`, token, undefined, { 'X-Scopone-Person': id }),
 };

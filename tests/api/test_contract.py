@@ -46,6 +46,12 @@ COACH = {
     ("post", GAME + "/cards-seen"): {"200", "400", "404", "413"},
     ("get", "/api/people/{person_id}/stats"): {"200", "400", "404", "413", "422"},
     ("delete", "/api/people/{person_id}/stats"): {"204", "400", "404", "413", "422"},
+    # At a table: the token's seat only (403 without one, or when the host allowed no hints).
+    ("post", TABLE + "/hint"): {"200", "400", "403", "404", "409", "413", "422", "503"},
+    ("post", TABLE + "/cards-seen"): {"200", "400", "403", "404", "409", "413"},
+    ("get", TABLE + "/rounds/{number}/review"): {"200", "400", "403", "404", "409", "413",
+                                                 "422", "503"},
+    ("post", TABLE + "/person"): {"204", "400", "403", "404", "413", "422"},
 }
 EXPECTED.update(COACH)
 
