@@ -50,8 +50,9 @@ class FuzzReport:
 def fuzz_settings(directory: Path) -> Settings:
     """The API tests' settings: a fresh SQLite file, computer players in threads, quick Hard."""
     # Event streams end after half a second: schemathesis reads a response to its end.
+    # Short streams and short judgements: thousands of requests, each answered at once.
     return Settings(db_path=directory / "games.sqlite3", ai_processes=False, ai_time_budget=0.05,
-                    events_max_seconds=0.5)
+                    events_max_seconds=0.05, coach_seconds=0.05)
 
 
 def fuzz(app: Any, *, max_examples: int, seed: int,

@@ -18,13 +18,14 @@ from .schemas import (
     Version,
     _In,
 )
+from .table import NAME_BLANKS
 
 #: A name as the schema allows it, so that a schema-valid name is never refused: after trimming
-#: whitespace (Python's ``str.strip``, the same ``\s`` as ``re``), 1-20 characters and no control
-#: character (Unicode category Cc: U+0000-U+001F, U+007F-U+009F). ``scopone.web.table``
-#: checks the same rule in code.
-NAME_PATTERN = (r"^\s*[^\s\x00-\x1f\x7f-\x9f]"
-                r"(?:[^\x00-\x1f\x7f-\x9f]{0,18}[^\s\x00-\x1f\x7f-\x9f])?\s*$")
+#: NAME_BLANKS, 1-20 characters and no control character (Unicode category Cc: U+0000-U+001F,
+#: U+007F-U+009F). ``scopone.web.table.clean_name`` checks the same rule in code.
+NAME_PATTERN = (f"^[{NAME_BLANKS}]*[^{NAME_BLANKS}\x00-\x1f\x7f-\x9f]"
+                f"(?:[^\x00-\x1f\x7f-\x9f]{{0,18}}[^{NAME_BLANKS}\x00-\x1f\x7f-\x9f])?"
+                f"[{NAME_BLANKS}]*$")
 #: A generous bound on the untrimmed name, so the schema stays finite.
 NAME_MAX_RAW = 64
 

@@ -32,6 +32,11 @@ SEATS = 4
 HOST = 0
 PAIRS = ("A", "B")
 MAX_NAME = 20
+#: What trimming removes from either end of a name: the blanks a keyboard or a paste leaves.
+#: Named one by one, because "whitespace" differs between Python (``str.strip`` takes U+001C-1F
+#: and U+0085 too), the schema's ECMA regexes and pydantic's: the schema
+#: (``schemas_tables.NAME_PATTERN``) and ``clean_name`` must agree.
+NAME_BLANKS = "\t\n\v\f\r \u00a0\u3000"
 
 
 def new_token() -> str:
@@ -58,7 +63,7 @@ def clean_name(raw: str) -> str:
     ...
     scopone.web.errors.Malformed: invalid name
     """
-    name = raw.strip()
+    name = raw.strip(NAME_BLANKS)  # never a control character other than these blanks
     if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(c) == "Cc" for c in name):
         raise e.Malformed(e.INVALID_NAME)
     return name

@@ -98,6 +98,9 @@ COACH_MODELS = {
     ("/api/games/{game_id}/rounds/{number}/review", "get"): "ReviewOut",
     ("/api/games/{game_id}/cards-seen", "post"): "CardsSeenOut",
     ("/api/people/{person_id}/stats", "get"): "StatsOut",
+    ("/api/tables/{code}/hint", "post"): "HintOut",
+    ("/api/tables/{code}/rounds/{number}/review", "get"): "ReviewOut",
+    ("/api/tables/{code}/cards-seen", "post"): "CardsSeenOut",
 }
 
 
