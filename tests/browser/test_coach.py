@@ -149,8 +149,12 @@ def test_review_with_r_and_the_statistics_page(
         "els => els.map(e => [e.dataset.label, e.querySelector('b').textContent])")
     assert dict(labels) == {k: str(v) for k, v in review["counts"].items()}
     first = review["plays"][0]
-    played = codes(page, "#review .review-step .review-cards .mini.played")
-    assert played[0] == first["played"]["card"]
+    # The card played is marked in the hand, the cards it took on the table (a same-rank
+    # capture marks a card of the same rank there: the rows are told apart by name).
+    hand_played = codes(page, "#review .review-step .review-hand .mini.played")
+    assert hand_played == [first["played"]["card"]]
+    table_played = codes(page, "#review .review-step .review-table .mini.played")
+    assert sorted(table_played) == sorted(first["played"]["capture"])
     # Step through every play: arrows on the desktop, the Next button on the phone.
     for k in range(2, n + 1):
         if device is PHONE:
