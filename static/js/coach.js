@@ -194,10 +194,11 @@ export function installCoach(getState, options = {}) {
     afterRender();
   }
 
-  function cardsRow(codes, marks = {}) {
+  // `where` names the row (review-table, review-hand): both mark the play's cards as played.
+  function cardsRow(where, codes, marks = {}) {
     const design = getState().prefs.design;
-    if (!codes.length) return `<p class="review-empty">${esc(tr('empty'))}</p>`;
-    return `<div class="review-cards" role="list">${codes.map((c) => {
+    if (!codes.length) return `<p class="review-empty ${where}">${esc(tr('empty'))}</p>`;
+    return `<div class="review-cards ${where}" role="list">${codes.map((c) => {
       const m = marks[c] || [];
       const label = [cardName(lang(), c), ...m.map((k) => tr(k))].join(', ');
       return `<span role="listitem" class="mini ${m.join(' ')}" data-code="${c}" aria-label="${esc(label)}">${cardSvg(c, design, lang())}</span>`;
@@ -258,8 +259,8 @@ export function installCoach(getState, options = {}) {
         ${before ? `<ul class="review-before">${before}</ul>` : ''}
         <p class="played">${esc(tr('youPlayed', { move: moveText(p.played) }))}${p.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</p>
         ${verdict}
-        <h4>${esc(tr('tableBefore'))}</h4>${cardsRow(p.table, tableMarks)}
-        <h4>${esc(tr('handBefore'))}</h4>${cardsRow(p.hand, marks)}
+        <h4>${esc(tr('tableBefore'))}</h4>${cardsRow('review-table', p.table, tableMarks)}
+        <h4>${esc(tr('handBefore'))}</h4>${cardsRow('review-hand', p.hand, marks)}
       </section>`;
   }
 

@@ -149,8 +149,12 @@ def test_review_with_r_and_the_statistics_page(
         "els => els.map(e => [e.dataset.label, e.querySelector('b').textContent])")
     assert dict(labels) == {k: str(v) for k, v in review["counts"].items()}
     first = review["plays"][0]
-    played = codes(page, "#review .review-step .review-cards .mini.played")
-    assert played[0] == first["played"]["card"]
+    # The card played is marked in the hand, the cards it took on the table (a same-rank
+    # capture marks a card of the same rank there: the rows are told apart by name).
+    hand_played = codes(page, "#review .review-step .review-hand .mini.played")
+    assert hand_played == [first["played"]["card"]]
+    table_played = codes(page, "#review .review-step .review-table .mini.played")
+    assert sorted(table_played) == sorted(first["played"]["capture"])
     # Step through every play: arrows on the desktop, the Next button on the phone.
     for k in range(2, n + 1):
         if device is PHONE:
@@ -209,3 +213,36 @@ def test_the_person_id_is_random_and_sent_with_a_new_match(
     page.goto(server.url + "/stats")
     page.wait_for_selector("#stats-empty")  # no round yet
     assert "play a round first" in page.inner_text("#stats-empty")
+
+
+def test_a_first_play_that_captures_is_marked_in_the_hand_and_on_the_table(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The review marks the card played in the hand row and the cards it took in the table row;
+    a same-rank capture puts a card of the played rank in both, so the rows must not mix."""
+    for _ in range(60):
+        view = server.http.post("/api/games", json={}).json()
+        while view["status"] != "your_turn":
+            r = server.http.post(f"/api/games/{view['id']}/advance",
+                                 json={"version": view["version"]})
+            assert r.status_code == 200, r.text
+            view = r.json()
+        takes = [m for m in view["legal"] if m["capture"]]
+        if takes:
+            break
+    else:
+        pytest.fail("no deal in 60 let seat 0 capture with its first card")
+    move = takes[0]
+    gid = view["id"]
+    r = server.http.post(f"/api/games/{gid}/moves", json={"version": view["version"], **move})
+    assert r.status_code == 200, r.text
+    page = open_page(DESKTOP, game=gid)
+    play_round(page)
+    page.wait_for_selector("#summary #summary-review")
+    page.keyboard.press("r")
+    page.wait_for_selector("#review #review-step")
+    first = json.loads(server.http.get(f"/api/games/{gid}/rounds/1/review").text)["plays"][0]
+    assert first["played"]["card"] == move["card"]
+    assert sorted(first["played"]["capture"]) == sorted(move["capture"])
+    assert codes(page, "#review .review-step .review-hand .mini.played") == [move["card"]]
+    assert sorted(codes(page, "#review .review-step .review-table .mini.played")) == sorted(
+        move["capture"])

@@ -110,7 +110,7 @@ def test_r_after_a_round_reviews_the_seats_own_plays(tserver: TableServer,  # no
     page.wait_for_selector("#review #review-step")
     # The first of Anna's plays, with her own hand before it: never a card of another seat.
     hand_before = page.eval_on_selector_all(
-        "#review .review-step .review-cards:last-of-type .mini",
+        "#review .review-step .review-hand .mini",
         "els => els.map(e => e.dataset.code)")
     assert hand_before and set(hand_before) <= dealt
     page.keyboard.press("Escape")
