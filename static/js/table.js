@@ -207,6 +207,23 @@ async function act(fn) {
   }
 }
 
+/** The host gives `seat` to the computer. The computers play on meanwhile, so the version the
+ * page sent may be a card old by the time it arrives: that 409 carries the table as it is, and
+ * while the seat is still that person's the same wish is sent once more on that version. */
+async function handToComputer(seat) {
+  try {
+    receiveMaybe(await tables.toComputer(code, token(), seat, state.table.version));
+  } catch (err) {
+    const now = err && err.status === 409 && err.game && Array.isArray(err.game.seats) ? err.game : null;
+    if (now && now.seats[seat].kind === 'person') {
+      receive(now);
+      await act(() => tables.toComputer(code, token(), seat, now.version));
+      return;
+    }
+    failed(err);
+  }
+}
+
 async function sitDown(event) {
   event.preventDefault();
   const name = $('sit-name').value.trim();
@@ -487,8 +504,7 @@ function bind() {
   $('host-seats').addEventListener('click', (event) => {
     const button = event.target.closest('button.to-computer');
     if (!button) return;
-    const seat = Number(button.dataset.seat);
-    act(() => tables.toComputer(code, token(), seat, state.table.version));
+    handToComputer(Number(button.dataset.seat));
   });
   $('summary').addEventListener('click', (event) => {
     if (event.target.closest('#summary-go')) summaryAction();
