@@ -26,7 +26,8 @@ export async function call(method, path, body, headers = {}) {
   }
   if (!res.ok) {
     const detail = data && typeof data.detail === 'string' ? data.detail : res.statusText;
-    throw new ApiError(res.status, detail, data && data.game);
+    // A 409 carries the current game (or, at a table, the table) to resync from.
+    throw new ApiError(res.status, detail, data && (data.table || data.game));
   }
   return data;
 }

@@ -1,6 +1,6 @@
 // The tables API (/work/notes/tables-contract.md) and the seat tokens this browser keeps.
 
-import { ApiError } from './api.js';
+import { call as request } from './api.js';
 
 const SEAT_KEY = 'scopone.seat.';
 
@@ -22,27 +22,10 @@ export function forgetSeat(code) {
   localStorage.removeItem(SEAT_KEY + code);
 }
 
-async function call(method, path, token, body, headers = {}) {
-  const init = { method, headers: { Accept: 'application/json', ...headers } };
-  // The token travels in the header only: URLs end up in logs and histories.
-  if (token) init.headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, init);
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const detail = data && typeof data.detail === 'string' ? data.detail : res.statusText;
-    // A 409 carries the current table (or game) to resync from.
-    throw new ApiError(res.status, detail, data && (data.table || data.game));
-  }
-  return data;
+/** The game API's own request (api.js), with the seat token in the header only: URLs end up in
+ * logs and histories. */
+function call(method, path, token, body, headers = {}) {
+  return request(method, path, body, token ? { ...headers, Authorization: `Bearer ${token}` } : headers);
 }
 
 const base = (code) => `/api/tables/${encodeURIComponent(code)}`;
