@@ -37,7 +37,7 @@ class Driver:
         self.takeover = takeover
         # How many event streams of a table this process has open (set by the app).
         self.streams: Callable[[str], int] = lambda game_id: 0
-        self.owner = t.process_name()
+        self.owner = tables.process
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.cards_played = 0
 

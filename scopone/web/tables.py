@@ -40,6 +40,8 @@ class TableService:
         # The newest record seen per table, so the streams of a table's viewers load it once
         # per version (each still builds its own view from it). Never changed once here.
         self._newest: dict[str, GameRecord] = {}
+        # This process as the driver's lease names it (scopone.web.driver).
+        self.process = t.process_name()
 
     def _remember(self, rec: GameRecord) -> None:
         old = self._newest.pop(rec.id, None)
@@ -123,6 +125,11 @@ class TableService:
                 if game_changed:
                     table["turn_since"] = time.time()
                     table["game_version"] = rec.version + 1  # what commit makes it
+                    if table.get("lease") is None:
+                        # The process that starts the game drives it: without a lease, every
+                        # process watching the table would race for the first computer card,
+                        # and whichever won would keep it.
+                        table["lease"] = {"owner": self.process, "since": table["turn_since"]}
                 if self.commit(rec, card_played):
                     self.on_change(rec.id)
                     return table_view(rec, table, seat)

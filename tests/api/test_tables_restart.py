@@ -187,8 +187,12 @@ def test_one_driver_per_table_across_two_processes(tmp_path: Path, store_url: st
         lobby = person.wait(lambda v: v["seats"][0]["connected"])
         assert httpx.post(f"{a.base}/api/tables/{code}/start", headers=auth(token), timeout=T,
                           json={"version": lobby["version"]}).status_code == 200
+        # The start claims the table for a's driver, before any computer's card: b, which
+        # watches too, never races a for it (the first card once went to whichever won).
+        lease = store.load_by_code(code).meta["table"]["lease"]  # type: ignore[union-attr]
+        assert lease is not None and lease["owner"].split(":")[1] == str(a.proc.pid)
         play(a, person, 4)
-        assert len(owners) == 1  # a's driver alone, though b watches the table too
+        assert owners == [lease["owner"]]  # a's driver alone, though b watches the table too
         # Every change made on a (the person's moves, a's driver's cards) reached the stream
         # open on b, through the database alone (NOTIFY, or SQLite's data_version), and built
         # for b's viewer: a spectator, so no hand.
@@ -201,7 +205,7 @@ def test_one_driver_per_table_across_two_processes(tmp_path: Path, store_url: st
         streams.append(person)
         play(b, person, 3)
         assert len(owners) == 2 and owners[0] != owners[1]  # b took the table over
-        assert str(b.proc.pid) in owners[1]
+        assert owners[1].split(":")[1] == str(b.proc.pid)
     finally:
         for s in streams:
             s.close()
