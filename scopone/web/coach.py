@@ -206,9 +206,14 @@ class CoachService:
         another process wins, and the count is tried again on top of it."""
         for _ in range(META_TRIES):
             async with self.service._locked(game_id):
+                self.service.forget(game_id)
                 rec = load(game_id)
+                before = rec.updated
                 change(rec)
-                if self.store.update(rec, rec.version):
+                # A new time though the same version: a change based on the copy before this
+                # one (another process's, kept to play on) is refused and made again on this.
+                rec.updated = max(time.time(), before + 1e-3)
+                if self.store.update(rec, rec.version, before):
                     return
 
     def _help_count(self, rec: GameRecord, seat: int, kind: str) -> int:

@@ -13,7 +13,8 @@ import random
 import secrets
 import time
 import weakref
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Protocol
 
@@ -35,6 +36,10 @@ from .schemas import GameCreate, GameView, MoveIn
 from .store import GameRecord, Store
 from .thinker import Thinker
 from .views import HUMAN, game_view
+
+#: Single-player games whose last stored record this process keeps to play on (see
+#: ``GameService._change``): enough for the thousand games at once one machine serves.
+HOT_GAMES = 2048
 
 
 class RoundWatcher(Protocol):
@@ -60,6 +65,10 @@ class GameService:
         # Locks live as long as a request holds one; finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
+        # The record each single-player game was last stored as by this process, by id, least
+        # recently stored first. Taken out (never shared) by the request that changes the game
+        # next, which saves it loading and parsing the match again: the CPU of a move.
+        self._hot: OrderedDict[str, GameRecord] = OrderedDict()
 
     @asynccontextmanager
     async def _locked(self, game_id: str) -> AsyncIterator[None]:
@@ -94,15 +103,22 @@ class GameService:
         ended = card_played and rec.match.round.is_over and self.watcher is not None
         if ended:
             self.watcher.round_over(rec)  # type: ignore[union-attr]
-        old = rec.version
+        old, old_updated = rec.version, rec.updated
         rec.version = old + 1
         rec.updated = time.time()
-        if not self.store.update(rec, old):
-            rec.version = old
+        if not self.store.update(rec, old, old_updated):
+            rec.version, rec.updated = old, old_updated
             return False
         self.hub.publish(rec.id, rec.version)
         if ended:
+            # The watcher may keep this record (a review in the background): not kept hot, so
+            # the next change loads a copy of its own.
             self.watcher.round_stored(rec)  # type: ignore[union-attr]
+        elif rec.code is None:
+            self._hot[rec.id] = rec
+            self._hot.move_to_end(rec.id)
+            if len(self._hot) > HOT_GAMES:
+                self._hot.popitem(last=False)
         return True
 
     async def decide(self, rec: GameRecord, seat: int) -> Move:
@@ -115,18 +131,33 @@ class GameService:
     def get(self, game_id: str) -> GameView:
         return game_view(self._load(game_id))
 
-    def _checked(self, game_id: str, version: int) -> GameRecord:
-        rec = self._load(game_id)
-        if version != rec.version:
-            raise e.Conflict(e.STALE_VERSION, game_view(rec))
-        return rec
+    def forget(self, game_id: str) -> None:
+        """The game was stored by other means (the coach's counts): load it next time."""
+        self._hot.pop(game_id, None)
 
-    def _save(self, rec: GameRecord, card_played: bool = False) -> GameView:
-        if not self.commit(rec, card_played):
-            # Another process changed the row between our load and this write.
-            current = self._load(rec.id)
-            raise e.Conflict(e.STALE_VERSION, game_view(current))
-        return game_view(rec)
+    async def _change(self, game_id: str, version: int,
+                      change: Callable[[GameRecord], Awaitable[None]],
+                      card_played: bool = False) -> GameView:
+        """Applies ``change`` to the game at ``version`` and stores it, under the game's lock;
+        409 (nothing stored) when the game is at another version.
+
+        The record this process stored last is used when it is at that version, rather than
+        loaded and parsed again (most of a move's CPU). The write is checked against the
+        stored version and time, so if another process changed the game since, the write is
+        refused: at a newer version the request is stale (409); at the same one (the coach
+        counted a hint), the change is applied again to the stored copy."""
+        async with self._locked(game_id):
+            rec = self._hot.pop(game_id, None)
+            if rec is None or rec.version != version:
+                rec = self._load(game_id)
+            for _ in range(2):
+                if rec.version != version:
+                    raise e.Conflict(e.STALE_VERSION, game_view(rec))
+                await change(rec)
+                if self.commit(rec, card_played):
+                    return game_view(rec)
+                rec = self._load(game_id)
+            raise e.Conflict(e.STALE_VERSION, game_view(rec))
 
     # ----- changing -----------------------------------------------------------------------
 
@@ -142,17 +173,17 @@ class GameService:
 
     async def play(self, game_id: str, req: MoveIn) -> GameView:
         card, capture = parse_move(req.card, req.capture)
-        async with self._locked(game_id):
-            rec = self._checked(game_id, req.version)
+
+        async def change(rec: GameRecord) -> None:
             try:
                 play_card(rec, HUMAN, card, capture)
             except e.Conflict as c:
                 raise e.Conflict(c.detail, game_view(rec)) from None
-            return self._save(rec, card_played=True)
+
+        return await self._change(game_id, req.version, change, card_played=True)
 
     async def advance(self, game_id: str, version: int) -> GameView:
-        async with self._locked(game_id):
-            rec = self._checked(game_id, version)
+        async def change(rec: GameRecord) -> None:
             _check_playing(rec)
             r = rec.match.round
             if r.turn == HUMAN:
@@ -165,17 +196,18 @@ class GameService:
                 # The player's fault, not the client's: say so, and store nothing.
                 raise e.Unavailable(e.COMPUTER_FAILED) from exc
             finish_if_over(rec.match)
-            return self._save(rec, card_played=True)
+
+        return await self._change(game_id, version, change, card_played=True)
 
     async def next_round(self, game_id: str, version: int) -> GameView:
-        async with self._locked(game_id):
-            rec = self._checked(game_id, version)
+        async def change(rec: GameRecord) -> None:
             if rec.match.winner is not None:
                 raise e.Conflict(e.MATCH_OVER, game_view(rec))
             if not rec.match.round.is_over:
                 raise e.Conflict(e.ROUND_NOT_OVER, game_view(rec))
             rec.match.next_round()
-            return self._save(rec)
+
+        return await self._change(game_id, version, change)
 
     async def set_level(self, game_id: str, level: str) -> GameView:
         async with self._locked(game_id):
@@ -183,7 +215,10 @@ class GameService:
             if rec.level == level:
                 return game_view(rec)  # nothing changes, so the version stays
             rec.level = level
-            return self._save(rec)
+            if not self.commit(rec):
+                # Another process changed the row between our load and this write.
+                raise e.Conflict(e.STALE_VERSION, game_view(self._load(game_id)))
+            return game_view(rec)
 
 
 def parse_move(card_code: str, capture_codes: list[str]) -> tuple[Card, frozenset[Card]]:

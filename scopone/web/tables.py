@@ -100,8 +100,9 @@ class TableService:
                       change: Change, *, game_changed: bool = False,
                       card_played: bool = False) -> TableView:
         """Applies ``change(rec, table, seat)`` for the token's seat and stores it. With a
-        ``version``, an older one gets 409; without, the change is retried on a fresh copy when
-        another process got there first.
+        ``version``, an older one gets 409. When another process stored the table between the
+        load and the write, the change is made again on a fresh copy (where a version that is
+        stale now gets its 409).
 
         A change of the game (a card, a deal) is judged against the game's own last change
         (``game_version``), not the table's: a version a person read before someone merely
@@ -133,9 +134,8 @@ class TableService:
                 if self.commit(rec, card_played):
                     self.on_change(rec.id)
                     return table_view(rec, table, seat)
-                if version is not None:
-                    current, ctable = self.load(code)
-                    raise e.Conflict(e.STALE_VERSION, table=table_view(current, ctable, seat))
+                # Another process stored the table since it was loaded: the next turn of the
+                # loop loads it again and refuses a version that is now stale.
         raise e.Unavailable(e.DATABASE_UNAVAILABLE)
 
     async def sit(self, code: str, seat: int, name: str) -> SeatTaken:

@@ -71,6 +71,15 @@ class Api:
             game = self.step(game, rng)
         raise AssertionError(f"never reached {status}")
 
+    def round_end(self, game: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        """Plays on to the end of the round: "round_over", or "match_over" when a random deal's
+        first round already gives a pair the match (scope are many in random play)."""
+        for _ in range(400):
+            if game["status"] in ("round_over", "match_over"):
+                return game
+            game = self.step(game, rng)
+        raise AssertionError("the round never ended")
+
     def insert(self, hands: list[str], table: str = "", dealer: int = 3,
                scores: tuple[int, int] = (0, 0), level: str = "easy",
                rules: Rules | None = None) -> str:

@@ -113,7 +113,7 @@ def test_each_seat_gets_its_own_hint_from_its_own_view_counted_for_it_alone(api:
             ask(seat, mine)
 
     over = play_round(api, code, tokens, sometimes)
-    assert over["game"]["status"] == "round_over"
+    assert over["game"]["status"] in ("round_over", "match_over")  # the end of round 1
     assert asked == [10, 1, 10, 0]
     # A hint never changed the version: no card after one was refused as stale (play_round).
     for seat in range(4):
@@ -216,7 +216,7 @@ def test_each_seat_reviews_its_own_plays_and_a_spectator_none(api: Api) -> None:
     refused(c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[0])), 409,
             "round is not over")
     over = play_round(api, code, tokens)
-    assert over["game"]["status"] == "round_over"
+    assert over["game"]["status"] in ("round_over", "match_over")  # the end of round 1
     for seat in range(4):
         r = c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[seat]))
         assert r.status_code == 200, r.text

@@ -101,5 +101,5 @@ def test_a_classico_napola_match_at_21_deals_the_table(api: Any) -> None:
     game = api.create(variant="classico", napola=True, target=21)
     assert game["rules"] == {"variant": "classico", "napola": True, "target": 21}
     assert len(game["table"]) == 4 and game["hand_counts"] == [9, 9, 9, 9]
-    game = api.until(game, "round_over", random.Random(2))
+    game = api.round_end(game, random.Random(2))
     assert len(game["history"]) == 36 and game["rounds"][0]["number"] == 1

@@ -31,5 +31,5 @@ def test_worker_processes_play_a_round(api_factory: Any, level: str) -> None:
     built = api_factory(ai_processes=True, ai_workers=1)
     with built.client:
         game = built.create(level=level)
-        game = built.until(game, "round_over", random.Random(9))
+        game = built.round_end(game, random.Random(9))
         assert len(game["history"]) == 40 and game["level"] == level

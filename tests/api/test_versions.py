@@ -134,3 +134,49 @@ def test_a_thinking_game_does_not_hold_up_another(api: Any) -> None:
 
     quick, slow, ok = api.client.portal.call(scenario)
     assert (quick, slow, ok) == (200, 200, True)
+
+
+def _elsewhere(api: Any, gid: str, change: Any, new_version: bool) -> None:
+    """What another process does to the game behind this one's back: a move (a new version),
+    or the coach's count of a hint (the same version, a new time)."""
+    rec = api.store.load(gid)
+    before_version, before_updated = rec.version, rec.updated
+    change(rec)
+    rec.version += new_version
+    rec.updated = before_updated + 1.0
+    assert api.store.update(rec, before_version, before_updated)
+
+
+def test_the_copy_kept_to_play_on_never_hides_another_process_change(api: Any) -> None:
+    """The service plays on the record it stored last rather than load it again; a change
+    another process stored meanwhile is never overwritten by that copy."""
+    gid = api.insert(["5C 7D 2D", "1B 2B 3B", "1S 2S 3S", "1C 2C 3C"], dealer=3)
+    game = api.step(api.get(gid), random.Random(0))  # seat 0's card: now kept by this process
+    assert game["status"] == "computer_turn"
+
+    # A count at the same version (a hint asked through another process): this process's
+    # next change is made again on top of it, not refused, and the count stays.
+    def mark(rec: Any) -> None:
+        rec.meta["elsewhere"] = 1
+
+    _elsewhere(api, gid, mark, new_version=False)
+    r = api.client.post(f"/api/games/{gid}/advance", json={"version": game["version"]})
+    assert r.status_code == 200, r.text
+    assert api.store.load(gid).meta["elsewhere"] == 1
+    game = r.json()
+
+    # A computer's card stored by another process: the kept copy is stale, so the version the
+    # browser holds is refused with the stored game, and the stored game's version goes on.
+    def play(rec: Any) -> None:
+        r = rec.match.round
+        r.play(r.legal_moves()[0], seat=r.turn)
+
+    _elsewhere(api, gid, play, new_version=True)
+    stored = api.store.load(gid)
+    r = api.client.post(f"/api/games/{gid}/advance", json={"version": game["version"]})
+    assert r.status_code == 409 and r.json()["detail"] == "stale version"
+    assert r.json()["game"]["version"] == stored.version == game["version"] + 1
+    assert len(r.json()["game"]["history"]) == len(game["history"]) + 1
+    assert api.store.load(gid).match.to_dict() == stored.match.to_dict()
+    r = api.client.post(f"/api/games/{gid}/advance", json={"version": stored.version})
+    assert r.status_code == 200 and r.json()["version"] == stored.version + 1

@@ -89,9 +89,12 @@ class Store(Protocol):
     def version(self, game_id: str) -> int | None:
         """The stored version alone: cheap, for knowing whether a cached copy is current."""
 
-    def update(self, rec: GameRecord, expected_version: int) -> bool:
-        """Write ``rec`` if the stored version is still ``expected_version``; False otherwise.
-        A successful write is announced to every process's listener (``listen``)."""
+    def update(self, rec: GameRecord, expected_version: int,
+               expected_updated: float | None = None) -> bool:
+        """Write ``rec`` if the stored version is still ``expected_version`` (and, when given,
+        its ``updated`` still ``expected_updated``: the coach's counts change a game without a
+        new version); False otherwise. A successful write is announced to every process's
+        listener (``listen``)."""
 
     def remove_old(self, finished_before: float, idle_before: float) -> int:
         """Deletes games finished and untouched since ``finished_before``, and any game

@@ -141,7 +141,8 @@ class PostgresStore:
         row = self._one("SELECT version FROM games WHERE id = %s", (game_id,))
         return None if row is None else int(row[0])
 
-    def update(self, rec: GameRecord, expected_version: int) -> bool:
+    def update(self, rec: GameRecord, expected_version: int,
+               expected_updated: float | None = None) -> bool:
         # One statement, so one round trip in autocommit (not BEGIN, UPDATE, NOTIFY, COMMIT):
         # the notice goes out at its commit, with the change it announces, and only if the
         # version matched.
@@ -149,10 +150,10 @@ class PostgresStore:
             cur = conn.execute(
                 "WITH changed AS (UPDATE games SET version = %s, level = %s, state = %s,"
                 " meta = %s, code = %s, finished = %s, updated = %s"
-                " WHERE id = %s AND version = %s RETURNING id)"
-                " SELECT pg_notify(%s, %s) FROM changed",
+                " WHERE id = %s AND version = %s AND updated = coalesce(%s, updated)"
+                " RETURNING id) SELECT pg_notify(%s, %s) FROM changed",
                 (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
-                 rec.finished, rec.updated, rec.id, expected_version,
+                 rec.finished, rec.updated, rec.id, expected_version, expected_updated,
                  CHANNEL, f"{rec.id}:{rec.version}"))
             return cur.rowcount == 1
 

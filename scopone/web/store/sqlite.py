@@ -158,14 +158,16 @@ class SqliteStore:
                                    (game_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    def update(self, rec: GameRecord, expected_version: int) -> bool:
+    def update(self, rec: GameRecord, expected_version: int,
+               expected_updated: float | None = None) -> bool:
         """The check makes the version rule hold even against another process on the file."""
         with self._lock:
             cur = self._db.execute(
                 "UPDATE games SET version = ?, level = ?, state = ?, meta = ?, code = ?,"
-                " finished = ?, updated = ? WHERE id = ? AND version = ?",
+                " finished = ?, updated = ? WHERE id = ? AND version = ?"
+                " AND updated = coalesce(?, updated)",
                 (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
-                 rec.finished, rec.updated, rec.id, expected_version),
+                 rec.finished, rec.updated, rec.id, expected_version, expected_updated),
             )
             return cur.rowcount == 1
 
