@@ -10,6 +10,7 @@ import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
 import { place, seatAt, turnGame } from './seats.js';
+import { optionsFor } from './select.js';
 import { personId } from './person.js';
 import { playText, showPlay } from './show.js';
 import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
@@ -126,7 +127,7 @@ async function drain() {
 function take(tv, view, openSummary = true) {
   const old = state.table;
   state.table = tv;
-  if (!state.view || !view || state.view.version !== view.version) state.sel = null;
+  if (!keepsChoice(state.sel, view)) state.sel = null;
   state.view = view;
   state.error = null;
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
@@ -134,6 +135,14 @@ function take(tv, view, openSummary = true) {
   if (old && old.you !== null && tv.you !== null) comeBack();
   claimSeat();
   paint();
+}
+
+/** A card chosen and its capture still to confirm stays chosen while the new view offers the
+ * same moves for it: someone connecting or leaving makes a new version of the table, not of
+ * the game, and must not undo what this person began. */
+function keepsChoice(sel, view) {
+  if (!sel || !view || view.status !== 'your_turn') return false;
+  return JSON.stringify(optionsFor(view.legal, sel.card)) === JSON.stringify(sel.options);
 }
 
 let claimed = '';

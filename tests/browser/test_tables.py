@@ -168,11 +168,27 @@ def take_turn(srv: TableServer, code: str, person: Person, rng: random.Random,
     name = view["seats"][view["you"]]["name"]
     assert page.inner_text("#turn-live") == f"Your turn, {name}."
     before = len(view["game"]["history"])
-    play(page, view, rng.choice(view["game"]["legal"]))
+    move = rng.choice(view["game"]["legal"])
+    play(page, view, move)
     # The move is in when the server's history has grown and the page shows that version.
-    page.wait_for_function(
-        "n => Number(document.getElementById('last-list').dataset.count) > n"
-        " || document.body.dataset.status === 'round_over'", arg=before)
+    try:
+        page.wait_for_function(
+            "n => Number(document.getElementById('last-list').dataset.count) > n"
+            " || document.body.dataset.status === 'round_over'", arg=before, timeout=T / 2)
+    except Exception:
+        # What the page and the server show when a move did not go in, for the report.
+        shown = page.evaluate(
+            "() => ({data: {...document.body.dataset}, focus: document.activeElement?.id,"
+            " hand: [...document.querySelectorAll('#hand .card')].map(c => c.dataset.code"
+            " + (c.className.includes('selected') ? '*' : '')),"
+            " table: [...document.querySelectorAll('#table-cards .card')].map(c =>"
+            " c.dataset.code + (c.className.includes('selected') ? '*' : '')),"
+            " status: document.getElementById('status').textContent,"
+            " error: document.getElementById('error').hidden ? null"
+            " : document.getElementById('error').textContent})")
+        page.screenshot(path=str(ARTIFACTS / "table-move-not-in.png"))
+        raise AssertionError(f"the move {move} did not go in: page {shown}, errors "
+                             f"{person.errors}, server {srv.view(code, token)}") from None
 
 
 def create_table_from_the_game_page(person: Person, base: str, name: str) -> str:
@@ -556,3 +572,64 @@ def test_the_event_stream_parser_takes_any_chunking(tserver: TableServer, people
     assert [json.loads(r) for r in got] == [[
         [{"id": "7", "event": "table", "data": '{"a":1}'},
          {"id": "8", "event": "table", "data": "x\ny"}], ""]]
+
+
+def test_a_choice_begun_survives_a_change_of_the_table_alone(tserver: TableServer,
+                                                              people: Any) -> None:
+    """Someone's connection coming or going makes a new version of the table but not of the
+    game: a card chosen by key (its capture still to confirm) stays chosen, and Enter plays
+    it. (The page once dropped the choice at any new version, and Enter then did nothing.)"""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None})
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    bea_token = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"}).json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {anna_token}"})
+    assert r.status_code == 200, r.text
+    seat = {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})}
+    anna = people(DESKTOP, f"{srv.url}/t/{code}", seats=seat)
+    for _ in range(20):  # the computers play by themselves; Bea's cards come through the API
+        view = srv.view(code, bea_token)
+        if view["game"]["turn"] == 0:
+            break
+        if view["game"]["turn"] == 2:
+            r = srv.http.post(f"/api/tables/{code}/moves",
+                              json={"version": view["version"], **view["game"]["legal"][0]},
+                              headers={"Authorization": f"Bearer {bea_token}"})
+            assert r.status_code == 200, r.text
+        else:
+            in_sync(anna, view["version"] + 1)
+    view = srv.view(code, anna_token)
+    in_sync(anna, view["version"])
+    page = anna.page
+    page.wait_for_function(MY_TURN_OR_OVER)
+    page.keyboard.press("1")  # by key, a card is chosen and waits for Enter
+    first = view["game"]["hand"][0]
+    page.wait_for_selector(f"#hand .card.selected[data-code='{first}']")
+
+    # Bea's browser connects: the table's version moves, the game's does not.
+    opened = threading.Event()
+    done = threading.Event()
+
+    def bea_connects() -> None:
+        with httpx.stream("GET", f"{srv.url}/api/tables/{code}/events", timeout=30,
+                          headers={"Authorization": f"Bearer {bea_token}"}) as stream:
+            for _ in stream.iter_lines():
+                opened.set()
+                if done.is_set():
+                    return
+
+    thread = threading.Thread(target=bea_connects, daemon=True)
+    thread.start()
+    try:
+        assert opened.wait(30)
+        in_sync(anna, view["version"] + 1)
+        assert srv.view(code)["seats"][2]["connected"]
+        assert page.locator(f"#hand .card.selected[data-code='{first}']").count() == 1
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => Number(document.getElementById('last-list').dataset.count)"
+                               " > n", arg=len(view["game"]["history"]))
+        played = srv.view(code)["game"]["history"][len(view["game"]["history"])]
+        assert played["seat"] == 0 and played["card"] == first
+    finally:
+        done.set()
