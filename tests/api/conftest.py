@@ -71,12 +71,16 @@ class Api:
             game = self.step(game, rng)
         raise AssertionError(f"never reached {status}")
 
-    def round_end(self, game: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    def round_end(self, game: dict[str, Any], rng: random.Random,
+                  on_turn: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """Plays on to the end of the round: "round_over", or "match_over" when a random deal's
-        first round already gives a pair the match (scope are many in random play)."""
+        first round already gives a pair the match (scope are many in random play).
+        ``on_turn(game)`` is called at each of the person's turns before their card."""
         for _ in range(400):
             if game["status"] in ("round_over", "match_over"):
                 return game
+            if game["status"] == "your_turn" and on_turn:
+                on_turn(game)
             game = self.step(game, rng)
         raise AssertionError("the round never ended")
 

@@ -41,17 +41,6 @@ def hidden_from_seat0(api: Api, gid: str) -> set[str]:
     return {str(c) for s in (1, 2, 3) for c in rec.match.round.hand(s)}
 
 
-def until_round_over(api: Api, game: Json, rng: random.Random,
-                     on_turn: Callable[[Json], None] | None = None) -> Json:
-    for _ in range(100):
-        if game["status"] == "round_over" or game["status"] == "match_over":
-            return game
-        if game["status"] == "your_turn" and on_turn:
-            on_turn(game)
-        game = api.step(game, rng)
-    raise AssertionError("the round never ended")
-
-
 def test_a_hint_names_a_legal_move_of_the_persons_own_view_and_is_counted(api: Api) -> None:
     pid = person()
     game = create(api, pid)
@@ -75,7 +64,7 @@ def test_a_hint_names_a_legal_move_of_the_persons_own_view_and_is_counted(api: A
         margins = [o["margin"] for o in h["options"]]
         assert margins == sorted(margins, reverse=True)
 
-    game = until_round_over(api, game, rng, ask)
+    game = api.round_end(game, rng, ask)
     assert asked == 10
     # The hint did not change the version: the moves after it were never stale.
     stats = api.client.get(f"/api/people/{pid}/stats").json()
@@ -97,7 +86,7 @@ def test_hint_errors(api: Api) -> None:
     assert r.status_code == 404 and r.json()["detail"] == "game not found"
     r = api.client.post(f"/api/games/{gid}/hint", json={"version": "1"})
     assert r.status_code == 422
-    game = until_round_over(api, game, rng)
+    game = api.round_end(game, rng)
     r = api.client.post(f"/api/games/{gid}/hint", json={"version": game["version"]})
     assert r.status_code == 409 and r.json()["detail"] == "round is over"
 
@@ -109,7 +98,7 @@ def test_the_review_of_a_round_its_errors_and_its_storage(api: Api) -> None:
     rng = random.Random(3)
     r = api.client.get(f"/api/games/{gid}/rounds/1/review")
     assert r.status_code == 409 and r.json()["detail"] == "round is not over"
-    game = until_round_over(api, game, rng)
+    game = api.round_end(game, rng)
     history = game["history"]
     r = api.client.get(f"/api/games/{gid}/rounds/1/review")
     assert r.status_code == 200, r.text
@@ -184,7 +173,7 @@ def test_statistics_per_person_and_clearing_them(api: Api) -> None:
     pid, other = person(), person()
     game = create(api, pid, level="easy")
     create(api, other)
-    game = until_round_over(api, game, random.Random(5))
+    game = api.round_end(game, random.Random(5))
     s = api.client.get(f"/api/people/{pid}/stats").json()
     easy = next(x for x in s["levels"] if x["level"] == "easy")
     assert easy["rounds"] == 1 and s["rounds"] == 1
@@ -215,7 +204,7 @@ def test_the_match_is_credited_when_it_ends(api: Api) -> None:
     api.app.state.coach.claim_seat(rec, 0, pid)
     assert api.store.update(rec, rec.version)
     game = api.get(gid)
-    game = until_round_over(api, game, random.Random(6))
+    game = api.round_end(game, random.Random(6))
     s = api.client.get(f"/api/people/{pid}/stats").json()
     easy = next(x for x in s["levels"] if x["level"] == "easy")
     assert game["status"] == "match_over" and easy["matches"] == 1
@@ -226,8 +215,8 @@ def test_a_finished_round_is_reviewed_without_being_asked(api: Api) -> None:
     # The person's round is judged in the background as soon as it ends, so the review opens
     # at once; without a person nothing is computed until asked.
     pid = person()
-    game = until_round_over(api, create(api, pid), random.Random(7))
-    anonymous = until_round_over(api, create(api), random.Random(8))
+    game = api.round_end(create(api, pid), random.Random(7))
+    anonymous = api.round_end(create(api), random.Random(8))
     deadline = time.monotonic() + 60
     while True:
         rec = api.store.load(game["id"])
@@ -250,7 +239,7 @@ def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:
     gid = game["id"]
     rounds = 0
     while game["status"] != "match_over" and rounds < REVIEWS_KEPT + 2:
-        game = until_round_over(api, game, rng)
+        game = api.round_end(game, rng)
         rounds = game["round_number"]
         r = api.client.get(f"/api/games/{gid}/rounds/{rounds}/review")
         assert r.status_code == 200
