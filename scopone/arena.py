@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
 from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
+from .players.likelihood import POOL
 from .players.normal import move_score
 from .players.search import EXACT_PLAYS, SearchLimits, search
 
@@ -77,7 +78,7 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
-        if key in ("reading", "stop", "beta") and name != "hard":
+        if key in ("reading", "stop", "beta", "pool") and name != "hard":
             raise ValueError(f"{key} is for hard only")
         if key == "reading":
             if value not in READINGS:
@@ -97,8 +98,10 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: deals a move, plays left solved exactly, Normal's weight in near-ties, share of random moves
 #: in playouts, and (hard only) how the table is read (``hard.READINGS``) and whether to stop
 #: early when one move is clearly best (stop=1; by default on with a budget, off with
-#: iterations), and how sharply it reads the plays (beta, ``inference.BETA``).
-SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta")
+#: iterations), how sharply it reads the plays (beta, ``inference.BETA``) and how many
+#: candidate deals the policy reading picks each deal from (pool, ``likelihood.POOL``).
+SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
+                  "pool")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -127,7 +130,8 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     stop = opts.get("stop")
     return HardPlayer(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
                       early_stop=None if stop is None else bool(float(stop)),
-                      beta=float(opts.get("beta", BETA)))
+                      beta=float(opts.get("beta", BETA)),
+                      pool=int(float(opts.get("pool", POOL))))
 
 
 @dataclass(slots=True)

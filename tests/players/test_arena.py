@@ -74,7 +74,7 @@ def test_each_side_takes_its_own_settings() -> None:
     assert isinstance(a, HardPlayer) and isinstance(b, HardPlayer) and isinstance(c, HardPlayer)
     assert (a.limits.seconds, a.limits.iterations) == (0.25, None)
     assert (b.limits.seconds, b.limits.iterations, b.reading) == (None, 100, "voids")
-    assert (c.limits.iterations, c.reading) == (50, "plays")
+    assert (c.limits.iterations, c.reading, c.pool) == (50, "policy", 4)
     for bad in ("hard:reading=maybe", "hard:budget=0", "normal:budget=1", "cheat:reading=off",
                 "hard:iterations=many", "hard:speed=2"):
         with pytest.raises(ValueError):

@@ -28,8 +28,10 @@ def reshuffle_hidden(r: Round, seat: int, rng: random.Random) -> Round:
 PLAYERS = {
     "easy": (lambda: make_player("easy"), 300),
     "normal": (lambda: make_player("normal"), 300),
-    # Hard reads the plays (its default reading) before it imagines a single deal.
+    # Hard reads the plays (its default reading weighs whole deals by every play seen) before
+    # it imagines a single deal; the card-by-card reading is checked too.
     "hard": (lambda: HardPlayer(iterations=4), 40),
+    "hard-reading-cards": (lambda: HardPlayer(iterations=4, reading="plays"), 20),
     # And with early stop it decides when to stop from those deals only.
     "hard-early-stop": (lambda: HardPlayer(iterations=64, early_stop=True), 12),
 }

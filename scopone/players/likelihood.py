@@ -1,0 +1,189 @@
+"""Reading the plays jointly: how likely an imagined deal makes every move the other seats made.
+
+``inference.card_weights`` judges each card of a hand on its own. Here a whole imagined deal is
+judged: each seat's hand at each of its past plays is rebuilt (the cards it holds in the deal
+plus those it played since), and the move it made is scored against every move that hand offered
+by the greedy policy of the playouts (``playout.policy_pair``), a soft choice of sharpness
+``beta``. Deals where the seats' plays look like their judgement are drawn more often: each deal
+handed to the search is picked from a few candidates in proportion to that likelihood
+(sampling-importance-resampling), so the search itself is unchanged.
+
+Only the seat's view goes in: the history is public, the candidates come from the view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine import Round, SeatView
+from ..engine.captures import capture_options
+from ..engine.cards import ALL_MASK, BIT, RANK_MASK, RANK_OF, SETTEBELLO_INDEX, mask_of
+from .heuristics import CARD_WORTH, WORTH, holds_any, mask_worth, rank_sum
+from .inference import _tables_before
+
+_SETTEBELLO = BIT[SETTEBELLO_INDEX]
+
+#: Sharpness of the modelled choice (points of the policy's score per unit of log-odds).
+POLICY_BETA = 2.0
+#: Candidates drawn for each deal handed to the search.
+POOL = 4
+
+
+def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: int,
+                  last: bool) -> list[tuple[int, int, float]]:
+    """Every move of ``hand`` on ``table`` with the greedy policy's score (``policy_pair``'s,
+    for a seat that sees ``others`` out of its hand and whose neighbours hold ``next_len`` and
+    ``prev_len`` cards)."""
+    n_others = others.bit_count()
+    bait = 0.0
+    if others & _SETTEBELLO and n_others:
+        bait = 1.5 * (next_len + prev_len) / n_others
+    tsum = rank_sum(table)
+    opts = capture_options(table)
+    out: list[tuple[int, int, float]] = []
+    h = hand
+    while h:
+        low = h & -h
+        h ^= low
+        c = low.bit_length() - 1
+        rank = RANK_OF[c]
+        o = opts[rank]
+        if o:
+            wc = WORTH[c]
+            for m in o:
+                v = wc + mask_worth(m)
+                after = table ^ m
+                if not after:
+                    if not last:
+                        v += 1.0
+                else:
+                    s = tsum - rank_sum(m)
+                    if s <= 10:
+                        k = others & RANK_MASK[s]
+                        if k:
+                            v -= (holds_any(next_len, n_others, k.bit_count())
+                                  * (1.0 + CARD_WORTH + mask_worth(after)))
+                    if bait and capture_options(after)[7]:
+                        v -= bait
+                out.append((c, m, v))
+        else:
+            v = -0.5 * WORTH[c]
+            s = tsum + rank
+            if s <= 10:
+                k = others & RANK_MASK[s]
+                if k:
+                    v -= (holds_any(next_len, n_others, k.bit_count())
+                          * (1.0 + CARD_WORTH + WORTH[c] + mask_worth(table)))
+            if bait and capture_options(table | low)[7]:
+                v -= bait
+            if c == SETTEBELLO_INDEX:
+                v -= 2.0
+            elif rank >= 8:
+                v += 0.04
+            if hand & RANK_MASK[rank] & ~low:
+                v += 0.05
+            out.append((c, 0, v))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    # One past play of another seat, with what was public when it was made.
+    seat: int
+    card: int
+    capture: int
+    table: int  # the table it was played on
+    piles: int  # cards in either pile then
+    later: int  # cards the seat played from this play on (this one included)
+    next_later: int  # how many cards the next seat played after it
+    prev_later: int  # and the seat before
+    last: bool
+
+
+def _seen_plays(view: SeatView) -> list[_Seen]:
+    history = view.history
+    n = len(history)
+    tables = _tables_before(view)
+    # Walk back from today's piles, so each play knows the piles it was made beside and what
+    # its seat and its neighbours played after it.
+    piles = mask_of(view.piles[0]) | mask_of(view.piles[1])
+    later = [0, 0, 0, 0]
+    counts = [0, 0, 0, 0]
+    out: list[_Seen] = []
+    for i in range(n - 1, -1, -1):
+        play = history[i]
+        s = play.seat
+        card = BIT[play.card.index]
+        cap = mask_of(play.capture)
+        if cap:
+            piles &= ~(cap | card)
+        later[s] |= card
+        counts[s] += 1
+        if s == view.seat:
+            continue
+        out.append(_Seen(s, play.card.index, cap, tables[i], piles, later[s],
+                         counts[(s + 1) & 3], counts[(s + 3) & 3],
+                         view.plays_left + n - i == 1))
+    return out
+
+
+def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int, int],
+                beta: float) -> float:
+    """Log-likelihood of the plays ``seen`` if the hands now were ``hands`` (bit masks)."""
+    total = 0.0
+    for p in seen:
+        hand = hands[p.seat] | p.later
+        if hand.bit_count() < 2:
+            continue
+        others = ALL_MASK & ~(p.piles | p.table | hand)
+        values = policy_values(hand, p.table, others,
+                               counts[(p.seat + 1) & 3] + p.next_later,
+                               counts[(p.seat + 3) & 3] + p.prev_later, p.last)
+        top = max(v for _, _, v in values)
+        made = top - 50.0  # (never left so: the move made is always among its hand's moves)
+        norm = 0.0
+        for c, m, v in values:
+            norm += math.exp(beta * (v - top))
+            if c == p.card and m == p.capture:
+                made = v
+        total += beta * (made - top) - math.log(norm)
+    return total
+
+
+def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
+                   beta: float = POLICY_BETA, pool: int = POOL
+                   ) -> Callable[[random.Random], Round]:
+    """Deals drawn by ``base`` and kept one in ``pool``, in proportion to how likely each makes
+    the other seats' past plays (``deal_loglik``)."""
+    seen = _seen_plays(view)
+    if not seen or pool <= 1:
+        return base
+    counts = view.hand_counts
+
+    def sample(rng: random.Random) -> Round:
+        cands = [base(rng) for _ in range(pool)]
+        logs = []
+        for r in cands:
+            masks = [0, 0, 0, 0]
+            for s in range(4):
+                m = 0
+                for c in r.hands[s]:
+                    m |= BIT[c]
+                masks[s] = m
+            logs.append(deal_loglik(seen, masks, counts, beta))
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        pick = rng.random() * sum(weights)
+        for r, w in zip(cands, weights, strict=True):
+            pick -= w
+            if pick < 0:
+                return r
+        return cands[-1]
+
+    return sample
+
+
+__all__ = ["POLICY_BETA", "POOL", "deal_loglik", "policy_sampler", "policy_values"]

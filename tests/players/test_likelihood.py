@@ -1,0 +1,111 @@
+"""Reading the plays jointly: deals are drawn as often as they explain the other seats' moves."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from scopone import Move, SeatView
+from scopone.engine.cards import ALL_MASK, BIT
+from scopone.players.hard import deal_sampler
+from scopone.players.inference import rank_voids
+from scopone.players.likelihood import POOL, _seen_plays, deal_loglik, policy_values
+from scopone.players.playout import policy_pair
+
+from .helpers import card, position, random_positions
+
+
+def _deals_holding(view: SeatView, reading: str, code: str, n: int, pool: int = POOL
+                   ) -> Counter[int]:
+    sample = deal_sampler(view, reading, pool=pool)
+    rng = random.Random(5)
+    held: Counter[int] = Counter()
+    for _ in range(n):
+        deal = sample(rng)
+        assert sorted(c for s in range(4) if s != view.seat for c in deal.hands[s]) == sorted(
+            c.index for c in view.unseen)
+        assert sorted(deal.hands[view.seat]) == sorted(c.index for c in view.hand)
+        held.update(s for s in range(4) if card(code).index in deal.hands[s])
+    return held
+
+
+def _masks(hands: dict[int, str]) -> list[int]:
+    out = [0, 0, 0, 0]
+    for s, codes in hands.items():
+        for code in codes.split():
+            out[s] |= BIT[card(code).index]
+    return out
+
+
+def test_the_model_scores_moves_as_the_playouts_choose_them() -> None:
+    # The likelihood's model is the playouts' own policy: its best move is the one they play.
+    rng = random.Random(3)
+    for r in random_positions(600, seed=41):
+        seat = r.turn
+        own = 0
+        for c in r.hands[seat]:
+            own |= BIT[c]
+        others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table | own)
+        values = policy_values(own, r.table, others, len(r.hands[(seat + 1) & 3]),
+                               len(r.hands[(seat + 3) & 3]), r.plays_left == 1)
+        assert sorted((c, m) for c, m, _ in values) == sorted(r.legal_pairs())
+        chosen = policy_pair(r, 0.0, rng)
+        best = max(v for _, _, v in values)
+        assert next(v for c, m, v in values if (c, m) == chosen) == best
+
+
+def test_a_deal_where_the_seat_passed_a_capture_it_held_is_less_likely() -> None:
+    # Seat 1 lays 1C on 7C 9S 8B while a seven would have taken 7C (a coin and a seven).
+    r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=1)
+    r.play(Move(card("1C")))
+    view = SeatView.of(r, 0)
+    seen = _seen_plays(view)
+    assert [(p.seat, p.card) for p in seen] == [(1, card("1C").index)]
+    mine = "3B 9D"
+    held_seven = deal_loglik(seen, _masks({0: mine, 1: "7S", 2: "4B 6S", 3: "2S 5D"}),
+                             view.hand_counts, 2.0)
+    held_four = deal_loglik(seen, _masks({0: mine, 1: "4B", 2: "7S 6S", 3: "2S 5D"}),
+                            view.hand_counts, 2.0)
+    assert held_seven < held_four - 1.0
+    # A sharper model reads more into the same play; a blind one reads nothing.
+    sharp = deal_loglik(seen, _masks({0: mine, 1: "7S", 2: "4B 6S", 3: "2S 5D"}),
+                        view.hand_counts, 4.0)
+    assert sharp < held_seven
+    blind = [deal_loglik(seen, _masks({0: mine, 1: h, 2: f"{o} 6S", 3: "2S 5D"}),
+                         view.hand_counts, 0.0) for h, o in (("7S", "4B"), ("4B", "7S"))]
+    assert blind[0] == blind[1]
+
+
+def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -> None:
+    r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=1)
+    r.play(Move(card("1C")))
+    view = SeatView.of(r, 0)
+    plain = _deals_holding(view, "off", "7S", 2000)
+    read = _deals_holding(view, "policy", "7S", 2000)
+    # Seat 1 holds one of the five unseen cards: a fifth of random deals give it 7S; reading
+    # the play, Hard's few candidates a deal give it about half as many (214 of 404 here), and
+    # more candidates come nearer the model's own odds (about 0.4 of them: 160).
+    assert 330 < plain[1] < 470
+    assert read[1] < 0.65 * plain[1]
+    assert read[2] + read[3] > plain[2] + plain[3]
+    assert _deals_holding(view, "policy", "7S", 2000, pool=32)[1] < 0.5 * plain[1]
+
+
+def test_a_void_shown_is_kept() -> None:
+    # Seat 1 does not sweep 4C (it holds no four), then the table changes: the void lasts.
+    r = position(["3B 9D 5S", "9S 5D 8D", "2B 6S 8C", "1C 7S 4B"], table="4C", to_play=1)
+    for move in (Move(card("9S")), Move(card("2B")), Move(card("1C")),
+                 Move(card("9D"), frozenset({card("9S")}))):
+        r.play(move)
+    view = SeatView.of(r, 0)
+    assert rank_voids(view)[1] & 1 << 4
+    held = _deals_holding(view, "policy", "4B", 300)
+    assert held[1] == 0 and held[2] + held[3] == 300
+
+
+def test_with_nothing_to_read_the_deals_are_the_plain_ones() -> None:
+    # No other seat has played: the policy reading adds nothing and costs nothing.
+    r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=0)
+    view = SeatView.of(r, 0)
+    assert _seen_plays(view) == []
+    assert deal_sampler(view, "policy") == view.sample_round
