@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from ..engine import Round, SeatView
 from ..engine.captures import capture_options
 from ..engine.cards import ALL_MASK, BIT, RANK_MASK, RANK_OF, SETTEBELLO_INDEX, mask_of
-from .heuristics import CARD_WORTH, WORTH, holds_any, mask_worth, rank_sum
+from .heuristics import CARD_WORTH, WORTH, mask_worth, rank_sum
 from .inference import _tables_before
+from .playout import _HOLDS
 
 _SETTEBELLO = BIT[SETTEBELLO_INDEX]
 
@@ -41,6 +42,7 @@ def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: i
     bait = 0.0
     if others & _SETTEBELLO and n_others:
         bait = 1.5 * (next_len + prev_len) / n_others
+    holds = _HOLDS[next_len][n_others]
     tsum = rank_sum(table)
     opts = capture_options(table)
     out: list[tuple[int, int, float]] = []
@@ -64,8 +66,7 @@ def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: i
                     if s <= 10:
                         k = others & RANK_MASK[s]
                         if k:
-                            v -= (holds_any(next_len, n_others, k.bit_count())
-                                  * (1.0 + CARD_WORTH + mask_worth(after)))
+                            v -= holds[k.bit_count()] * (1.0 + CARD_WORTH + mask_worth(after))
                     if bait and capture_options(after)[7]:
                         v -= bait
                 out.append((c, m, v))
@@ -75,8 +76,7 @@ def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: i
             if s <= 10:
                 k = others & RANK_MASK[s]
                 if k:
-                    v -= (holds_any(next_len, n_others, k.bit_count())
-                          * (1.0 + CARD_WORTH + WORTH[c] + mask_worth(table)))
+                    v -= holds[k.bit_count()] * (1.0 + CARD_WORTH + WORTH[c] + mask_worth(table))
             if bait and capture_options(table | low)[7]:
                 v -= bait
             if c == SETTEBELLO_INDEX:
@@ -130,12 +130,12 @@ def _seen_plays(view: SeatView) -> list[_Seen]:
     return out
 
 
-def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int, int],
+def seat_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, int],
                 beta: float) -> float:
-    """Log-likelihood of the plays ``seen`` if the hands now were ``hands`` (bit masks)."""
+    """Log-likelihood of one seat's plays ``rows`` if it holds ``hand_now`` (a bit mask)."""
     total = 0.0
-    for p in seen:
-        hand = hands[p.seat] | p.later
+    for p in rows:
+        hand = hand_now | p.later
         if hand.bit_count() < 2:
             continue
         others = ALL_MASK & ~(p.piles | p.table | hand)
@@ -153,6 +153,13 @@ def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int
     return total
 
 
+def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int, int],
+                beta: float) -> float:
+    """Log-likelihood of the plays ``seen`` if the hands now were ``hands`` (bit masks)."""
+    return sum(seat_loglik([p for p in seen if p.seat == s], hands[s], counts, beta)
+               for s in range(4))
+
+
 def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                    beta: float = POLICY_BETA, pool: int = POOL
                    ) -> Callable[[random.Random], Round]:
@@ -162,18 +169,26 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
     if not seen or pool <= 1:
         return base
     counts = view.hand_counts
+    rows = [(s, [p for p in seen if p.seat == s]) for s in range(4)]
+    rows = [(s, r) for s, r in rows if r]
+    # A seat's share depends on its own hand only, and hands recur between candidates (most of
+    # all late in the round, when few cards are unseen): each is read once a decision.
+    memo: dict[tuple[int, int], float] = {}
 
     def sample(rng: random.Random) -> Round:
         cands = [base(rng) for _ in range(pool)]
         logs = []
         for r in cands:
-            masks = [0, 0, 0, 0]
-            for s in range(4):
-                m = 0
+            total = 0.0
+            for s, seat_rows in rows:
+                hand = 0
                 for c in r.hands[s]:
-                    m |= BIT[c]
-                masks[s] = m
-            logs.append(deal_loglik(seen, masks, counts, beta))
+                    hand |= BIT[c]
+                got = memo.get((s, hand))
+                if got is None:
+                    got = memo[(s, hand)] = seat_loglik(seat_rows, hand, counts, beta)
+                total += got
+            logs.append(total)
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
         pick = rng.random() * sum(weights)
@@ -186,4 +201,4 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
     return sample
 
 
-__all__ = ["POLICY_BETA", "POOL", "deal_loglik", "policy_sampler", "policy_values"]
+__all__ = ["POLICY_BETA", "POOL", "deal_loglik", "policy_sampler", "policy_values", "seat_loglik"]
