@@ -24,7 +24,7 @@ TIEBREAK = 0.25
 #: ``policy`` keeps the voids and draws each whole deal in proportion to how likely it makes every
 #: play the other seats made under the playouts' own judgement (``likelihood.policy_sampler``).
 #: ``policy`` − ``plays`` at 100 deals a move: +0.19 ± 0.21 (200 duplicate deals, seed 33) and
-#: +0.23 ± 0.32 (100, seed 21); it costs about 2.7 times as much a deal, which the time budget
+#: +0.23 ± 0.32 (100, seed 21); it costs about twice as much a deal, which the time budget
 #: absorbs (Hard at 0.25 s already played as well as at 1 s).
 READINGS = ("off", "voids", "plays", "policy")
 READING = "policy"

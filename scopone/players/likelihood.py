@@ -37,7 +37,8 @@ def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: i
                   last: bool) -> list[tuple[int, int, float]]:
     """Every move of ``hand`` on ``table`` with the greedy policy's score (``policy_pair``'s,
     for a seat that sees ``others`` out of its hand and whose neighbours hold ``next_len`` and
-    ``prev_len`` cards)."""
+    ``prev_len`` cards). The playouts keep their own copy, which only looks for the best move
+    and runs far more often; ``tests/players/test_likelihood.py`` keeps the two in step."""
     n_others = others.bit_count()
     bait = 0.0
     if others & _SETTEBELLO and n_others:
