@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from scopone import Card, Round, Rules, SeatView
 from scopone.engine.cards import ALL_MASK, mask_of, parse_cards
@@ -47,3 +48,22 @@ def view_to_play(r: Round) -> SeatView:
 
 def card(code: str) -> Card:
     return Card.parse(code)
+
+
+def deals_holding(view: SeatView, reading: str, code: str, n: int, pool: int | None = None
+                  ) -> Counter[int]:
+    """How many of ``n`` deals Hard imagines with ``reading`` give card ``code`` to each seat;
+    each deal is checked to hand out exactly the unseen cards and keep the seat's own."""
+    from scopone.players.hard import deal_sampler
+
+    sample = deal_sampler(view, reading) if pool is None else deal_sampler(view, reading,
+                                                                           pool=pool)
+    rng = random.Random(5)
+    held: Counter[int] = Counter()
+    for _ in range(n):
+        deal = sample(rng)
+        assert sorted(c for s in range(4) if s != view.seat for c in deal.hands[s]) == sorted(
+            c.index for c in view.unseen)
+        assert sorted(deal.hands[view.seat]) == sorted(c.index for c in view.hand)
+        held.update(s for s in range(4) if card(code).index in deal.hands[s])
+    return held

@@ -6,10 +6,9 @@ import random
 from collections import Counter
 
 from scopone import Move, SeatView
-from scopone.players.hard import deal_sampler
 from scopone.players.inference import card_weights, rank_voids, sample_with_voids
 
-from .helpers import card, position
+from .helpers import card, deals_holding, position
 
 
 def test_a_missed_sweep_and_a_spared_settebello_are_read() -> None:
@@ -63,18 +62,6 @@ def test_impossible_voids_still_give_a_full_deal() -> None:
         c.index for c in view.unseen)
 
 
-def _deals_holding(view: SeatView, reading: str, code: str, n: int = 1000) -> Counter[int]:
-    sample = deal_sampler(view, reading)
-    rng = random.Random(5)
-    held: Counter[int] = Counter()
-    for _ in range(n):
-        deal = sample(rng)
-        assert sorted(c for s in range(4) if s != view.seat for c in deal.hands[s]) == sorted(
-            c.index for c in view.unseen)
-        held.update(s for s in range(4) if card(code).index in deal.hands[s])
-    return held
-
-
 def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -> None:
     # Seat 1 lays 1C on 7C 9S 8B while a 7 would have taken 7C (two sevens for the primiera):
     # nothing to sweep, so no void; but a seat holding 7S would almost always have taken.
@@ -88,8 +75,8 @@ def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -
     assert weights[1][card("4B").index] == 1.0 and weights[1][card("5D").index] == 1.0
     assert weights[2] == [1.0] * 40 and weights[3] == [1.0] * 40  # they have not played
     # Seat 1 has one card of the five unseen: a fifth of random deals give it 7S.
-    plain = _deals_holding(view, "off", "7S")
-    read = _deals_holding(view, "plays", "7S")
+    plain = deals_holding(view, "off", "7S", 1000)
+    read = deals_holding(view, "plays", "7S", 1000)
     assert plain[1] > 150
     assert read[1] < 70 and read[2] > 400 and read[3] > 400
 
@@ -122,6 +109,6 @@ def test_a_void_shown_is_kept_by_the_weighted_deals() -> None:
         r.play(move)
     view = SeatView.of(r, 0)
     assert rank_voids(view)[1] & 1 << 4
-    for reading in ("voids", "plays"):
-        held = _deals_holding(view, reading, "4B", n=300)
+    for reading in ("voids", "plays", "policy"):
+        held = deals_holding(view, reading, "4B", 300)
         assert held[1] == 0 and held[2] + held[3] == 300

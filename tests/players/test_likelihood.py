@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from scopone import Move, SeatView
 from scopone.engine.cards import ALL_MASK, BIT
 from scopone.players.hard import deal_sampler
-from scopone.players.inference import rank_voids
-from scopone.players.likelihood import POOL, _seen_plays, deal_loglik, policy_values
+from scopone.players.likelihood import _seen_plays, deal_loglik, policy_values
 from scopone.players.playout import policy_pair
 
-from .helpers import card, position, random_positions
-
-
-def _deals_holding(view: SeatView, reading: str, code: str, n: int, pool: int = POOL
-                   ) -> Counter[int]:
-    sample = deal_sampler(view, reading, pool=pool)
-    rng = random.Random(5)
-    held: Counter[int] = Counter()
-    for _ in range(n):
-        deal = sample(rng)
-        assert sorted(c for s in range(4) if s != view.seat for c in deal.hands[s]) == sorted(
-            c.index for c in view.unseen)
-        assert sorted(deal.hands[view.seat]) == sorted(c.index for c in view.hand)
-        held.update(s for s in range(4) if card(code).index in deal.hands[s])
-    return held
+from .helpers import card, deals_holding, position, random_positions
 
 
 def _masks(hands: dict[int, str]) -> list[int]:
@@ -80,27 +64,15 @@ def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -
     r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=1)
     r.play(Move(card("1C")))
     view = SeatView.of(r, 0)
-    plain = _deals_holding(view, "off", "7S", 2000)
-    read = _deals_holding(view, "policy", "7S", 2000)
+    plain = deals_holding(view, "off", "7S", 2000)
+    read = deals_holding(view, "policy", "7S", 2000)
     # Seat 1 holds one of the five unseen cards: a fifth of random deals give it 7S; reading
     # the play, Hard's few candidates a deal give it about half as many (214 of 404 here), and
     # more candidates come nearer the model's own odds (about 0.4 of them: 160).
     assert 330 < plain[1] < 470
     assert read[1] < 0.65 * plain[1]
     assert read[2] + read[3] > plain[2] + plain[3]
-    assert _deals_holding(view, "policy", "7S", 2000, pool=32)[1] < 0.5 * plain[1]
-
-
-def test_a_void_shown_is_kept() -> None:
-    # Seat 1 does not sweep 4C (it holds no four), then the table changes: the void lasts.
-    r = position(["3B 9D 5S", "9S 5D 8D", "2B 6S 8C", "1C 7S 4B"], table="4C", to_play=1)
-    for move in (Move(card("9S")), Move(card("2B")), Move(card("1C")),
-                 Move(card("9D"), frozenset({card("9S")}))):
-        r.play(move)
-    view = SeatView.of(r, 0)
-    assert rank_voids(view)[1] & 1 << 4
-    held = _deals_holding(view, "policy", "4B", 300)
-    assert held[1] == 0 and held[2] + held[3] == 300
+    assert deals_holding(view, "policy", "7S", 2000, pool=32)[1] < 0.5 * plain[1]
 
 
 def test_with_nothing_to_read_the_deals_are_the_plain_ones() -> None:
