@@ -7,6 +7,8 @@ from collections import Counter
 
 from scopone import Card, Round, Rules, SeatView
 from scopone.engine.cards import ALL_MASK, mask_of, parse_cards
+from scopone.players.hard import deal_sampler
+from scopone.players.likelihood import POOL
 
 
 def position(hands: list[str], table: str = "", to_play: int = 0, pile_a: str = "",
@@ -50,14 +52,11 @@ def card(code: str) -> Card:
     return Card.parse(code)
 
 
-def deals_holding(view: SeatView, reading: str, code: str, n: int, pool: int | None = None
+def deals_holding(view: SeatView, reading: str, code: str, n: int, pool: int = POOL
                   ) -> Counter[int]:
     """How many of ``n`` deals Hard imagines with ``reading`` give card ``code`` to each seat;
     each deal is checked to hand out exactly the unseen cards and keep the seat's own."""
-    from scopone.players.hard import deal_sampler
-
-    sample = deal_sampler(view, reading) if pool is None else deal_sampler(view, reading,
-                                                                           pool=pool)
+    sample = deal_sampler(view, reading, pool=pool)
     rng = random.Random(5)
     held: Counter[int] = Counter()
     for _ in range(n):
