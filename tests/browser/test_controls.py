@@ -307,3 +307,18 @@ def test_a_failed_request_offers_a_retry(open_page: Callable[..., Any], server: 
     page.wait_for_selector("#error", state="hidden")
     page.wait_for_selector("#hand.playable")  # the three computers played on
     assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
+
+
+def test_a_table_card_still_landing_takes_a_tap(open_page: Callable[..., Any],
+                                                server: Server) -> None:
+    # The hand is playable as soon as the view is, while the last card laid still flies in
+    # (its place on the table drawn as a ghost): a tap there must choose it, not fall through.
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='5D']")
+    page.eval_on_selector("#table-cards .card[data-code='1B']", "el => el.classList.add('ghost')")
+    box = page.locator("#table-cards .card[data-code='1B']").bounding_box()
+    # A tap at its place, as a finger does (no waiting for the card to be visible).
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert wait_played(page, server, gid) == {"seat": 0, "card": "5D", "capture": ["4C", "1B"],
+                                             "scopa": False}
