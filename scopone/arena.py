@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
 from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
-from .players.likelihood import POOL
+from .players.likelihood import MIX, POOL
 from .players.normal import move_score
 from .players.search import EXACT_PLAYS, SearchLimits, search
 
@@ -78,7 +78,7 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
-        if key in ("reading", "stop", "beta", "pool") and name != "hard":
+        if key in ("reading", "stop", "beta", "pool", "mix") and name != "hard":
             raise ValueError(f"{key} is for hard only")
         if key == "reading":
             if value not in READINGS:
@@ -99,9 +99,10 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: in playouts, and (hard only) how the table is read (``hard.READINGS``) and whether to stop
 #: early when one move is clearly best (stop=1; by default on with a budget, off with
 #: iterations), how sharply it reads the plays (beta, ``inference.BETA``) and how many
-#: candidate deals the policy reading picks each deal from (pool, ``likelihood.POOL``).
+#: candidate deals the policy reading picks each deal from (pool, ``likelihood.POOL``) and what
+#: share of each modelled play it leaves to chance (mix, ``likelihood.MIX``).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool")
+                  "pool", "mix")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -131,7 +132,8 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     return HardPlayer(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
                       early_stop=None if stop is None else bool(float(stop)),
                       beta=float(opts.get("beta", BETA)),
-                      pool=int(float(opts.get("pool", POOL))))
+                      pool=int(float(opts.get("pool", POOL))),
+                      mix=float(opts.get("mix", MIX)))
 
 
 @dataclass(slots=True)
@@ -218,6 +220,26 @@ def run(levels: tuple[str, str], n: int, seed: int, settings: Settings, jobs: in
         yield from pool.imap(_task, tasks)
 
 
+def run_versus(levels: tuple[str, str], versus: str, n: int, seed: int, settings: Settings,
+               jobs: int = 1, matches: bool = False, first: int = 0
+               ) -> Iterator[tuple[Outcome, Outcome]]:
+    """Each of two levels against a third one on the same deals (or matches) with the same
+    generators: A − C and B − C deal by deal, whose difference compares A with B as seen by C
+    (a reading of the table measured against players unlike itself)."""
+    kind = "match" if matches else "deal"
+    tasks = [(kind, (level, versus), settings, seed, i)
+             for i in range(first, first + n) for level in levels]
+    if jobs <= 1:
+        outs: Iterator[Outcome] = map(_task, tasks)
+        for a in outs:
+            yield a, next(outs)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        outs = pool.imap(_task, tasks)
+        for a in outs:
+            yield a, next(outs)
+
+
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     """Mean and half-width of its 95% confidence interval (normal approximation).
 
@@ -264,8 +286,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--napola", action="store_true")
     ap.add_argument("--target", type=int, default=11, choices=(11, 21, 31))
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--versus", metavar="LEVEL", default=None,
+                    help="play A and B each against LEVEL on the same deals instead of against "
+                    "each other, and report (A − LEVEL) − (B − LEVEL) deal by deal")
     args = ap.parse_args(argv)
-    for level in (args.level_a, args.level_b):
+    for level in (args.level_a, args.level_b, *([args.versus] if args.versus else [])):
         try:
             parse_level(level)
         except ValueError as e:
@@ -273,6 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings(args.budget, args.iterations,
                         Rules(args.variant, args.napola, args.target))
     levels = (args.level_a, args.level_b)
+    if args.versus:
+        return _main_versus(levels, args.versus, args, settings)
     unit = "matches" if args.matches else "deals"
     print(f"{levels[0]} vs {levels[1]}: {args.deals} duplicate {unit} from #{args.first}, "
           f"seed {args.seed}, "
@@ -302,6 +329,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         w, hw = mean_ci(wins)
         print(f"match win rate of {levels[0]}: {100 * w:.1f}% ± {100 * hw:.1f}% "
               f"({len(wins)} matches)")
+    for level in sorted(times):
+        print(f"think time {level}: {time_summary(times[level])}")
+    print(f"wall time {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
+                 settings: Settings) -> int:
+    unit = "matches" if args.matches else "deals"
+    print(f"{levels[0]} and {levels[1]}, each vs {versus}: {args.deals} duplicate {unit} from "
+          f"#{args.first}, seed {args.seed}, {args.variant}, jobs {args.jobs}, "
+          f"budget {args.budget if args.iterations is None else f'{args.iterations} iterations'}",
+          flush=True)
+    started = time.perf_counter()
+    each: tuple[list[float], list[float]] = ([], [])
+    diff: list[float] = []
+    times: dict[str, list[float]] = {}
+    for k, outs in enumerate(run_versus(levels, versus, args.deals, args.seed, settings,
+                                        args.jobs, args.matches, args.first), 1):
+        for side, out in enumerate(outs):
+            each[side].append(statistics.fmean(out.margins))
+            for level, ts in out.times.items():
+                times.setdefault(level, []).extend(ts)
+        diff.append(each[0][-1] - each[1][-1])
+        if not args.quiet and (k % 10 == 0 or k == args.deals):
+            m, h = mean_ci(diff)
+            print(f"  {k}/{args.deals}: {m:+.2f} ± {h:.2f} "
+                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    for level, margins in zip(levels, each, strict=True):
+        m, h = mean_ci(margins)
+        print(f"points per round, {level} minus {versus}: {m:+.3f} ± {h:.3f} "
+              f"(95% CI {m - h:+.3f} .. {m + h:+.3f})")
+    m, h = mean_ci(diff)
+    print(f"difference, {levels[0]} minus {levels[1]} (each against {versus}, same deals): "
+          f"{m:+.3f} ± {h:.3f} (95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(diff)} {unit})")
     for level in sorted(times):
         print(f"think time {level}: {time_summary(times[level])}")
     print(f"wall time {time.perf_counter() - started:.1f} s")

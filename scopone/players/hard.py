@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
 from .inference import BETA, card_weights, rank_voids, sample_with_voids, weighted_sampler
-from .likelihood import POOL, policy_sampler
+from .likelihood import MIX, POOL, policy_sampler
 from .normal import move_score
 from .search import SearchLimits, search
 
@@ -31,7 +31,7 @@ READING = "policy"
 
 
 def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BETA,
-                 pool: int = POOL) -> Callable[[random.Random], Round]:
+                 pool: int = POOL, mix: float = MIX) -> Callable[[random.Random], Round]:
     """How Hard imagines the unseen cards from this view (``READINGS``; True and False are
     ``voids`` and ``off``). Only the view goes in: nothing hidden can."""
     if isinstance(reading, bool):
@@ -41,7 +41,7 @@ def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BE
     if reading == "off":
         return view.sample_round
     if reading == "policy":
-        return policy_sampler(view, deal_sampler(view, "voids"), beta, pool)
+        return policy_sampler(view, deal_sampler(view, "voids"), beta, pool, mix)
     voids = rank_voids(view)
     if reading == "plays":
         weights = card_weights(view, beta)
@@ -74,7 +74,7 @@ class HardPlayer:
     def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
                  reading: str = READING, early_stop: bool | None = None,
-                 beta: float = BETA, pool: int = POOL) -> None:
+                 beta: float = BETA, pool: int = POOL, mix: float = MIX) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
@@ -93,6 +93,7 @@ class HardPlayer:
         self.reading = reading
         self.beta = beta
         self.pool = pool
+        self.mix = mix
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -101,7 +102,7 @@ class HardPlayer:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
-        sample = deal_sampler(view, self.reading, self.beta, self.pool)
+        sample = deal_sampler(view, self.reading, self.beta, self.pool, self.mix)
         result = search(sample, moves, view.seat % 2, rng, self.limits, bias=bias)
         self.last_samples = result.samples
         return Move.from_masks(*moves[result.best_index(bias)])

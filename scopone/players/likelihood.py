@@ -31,6 +31,9 @@ _SETTEBELLO = BIT[SETTEBELLO_INDEX]
 POLICY_BETA = 2.0
 #: Candidates drawn for each deal handed to the search.
 POOL = 4
+#: Share of each modelled choice left to chance: a seat that plays unlike the model (a human, a
+#: deeper search) then costs a deal a bounded factor per play, not an unbounded one.
+MIX = 0.0
 
 
 def policy_values(hand: int, table: int, others: int, next_len: int, prev_len: int,
@@ -134,8 +137,9 @@ def _seen_plays(view: SeatView) -> list[_Seen]:
 
 
 def seat_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, int],
-                beta: float) -> float:
-    """Log-likelihood of one seat's plays ``rows`` if it holds ``hand_now`` (a bit mask)."""
+                beta: float, mix: float = MIX) -> float:
+    """Log-likelihood of one seat's plays ``rows`` if it holds ``hand_now`` (a bit mask): each
+    play chosen by the model, or with chance ``mix`` uniformly among the hand's moves."""
     total = 0.0
     for p in rows:
         hand = hand_now | p.later
@@ -152,19 +156,23 @@ def seat_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, i
             norm += math.exp(beta * (v - top))
             if c == p.card and m == p.capture:
                 made = v
-        total += beta * (made - top) - math.log(norm)
+        if mix:
+            total += math.log((1.0 - mix) * math.exp(beta * (made - top)) / norm
+                              + mix / len(values))
+        else:
+            total += beta * (made - top) - math.log(norm)
     return total
 
 
 def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int, int],
-                beta: float) -> float:
+                beta: float, mix: float = MIX) -> float:
     """Log-likelihood of the plays ``seen`` if the hands now were ``hands`` (bit masks)."""
-    return sum(seat_loglik([p for p in seen if p.seat == s], hands[s], counts, beta)
+    return sum(seat_loglik([p for p in seen if p.seat == s], hands[s], counts, beta, mix)
                for s in range(4))
 
 
 def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
-                   beta: float = POLICY_BETA, pool: int = POOL
+                   beta: float = POLICY_BETA, pool: int = POOL, mix: float = MIX
                    ) -> Callable[[random.Random], Round]:
     """Deals drawn by ``base`` and kept one in ``pool``, in proportion to how likely each makes
     the other seats' past plays (``deal_loglik``)."""
@@ -188,7 +196,7 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                     hand |= BIT[c]
                 got = memo.get((s, hand))
                 if got is None:
-                    got = memo[(s, hand)] = seat_loglik(seat_rows, hand, counts, beta)
+                    got = memo[(s, hand)] = seat_loglik(seat_rows, hand, counts, beta, mix)
                 total += got
             logs.append(total)
         top = max(logs)
@@ -197,4 +205,5 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
     return sample
 
 
-__all__ = ["POLICY_BETA", "POOL", "deal_loglik", "policy_sampler", "policy_values", "seat_loglik"]
+__all__ = ["MIX", "POLICY_BETA", "POOL", "deal_loglik", "policy_sampler", "policy_values",
+           "seat_loglik"]

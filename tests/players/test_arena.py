@@ -7,7 +7,16 @@ import random
 import pytest
 
 from scopone import Rules
-from scopone.arena import CheatPlayer, Settings, build, main, parse_level, play_deal, run
+from scopone.arena import (
+    CheatPlayer,
+    Settings,
+    build,
+    main,
+    parse_level,
+    play_deal,
+    run,
+    run_versus,
+)
 from scopone.bench import playouts_per_second, positions, solver_times, think_times
 from scopone.players.hard import HardPlayer
 from scopone.players.search import SearchLimits
@@ -33,6 +42,22 @@ def test_two_processes_give_the_same_results() -> None:
     one = [o.margins for o in run(("easy", "normal"), 6, 9, Settings(), jobs=1)]
     two = [o.margins for o in run(("easy", "normal"), 6, 9, Settings(), jobs=2)]
     assert one == two
+
+
+def test_two_levels_each_against_a_third_on_the_same_deals(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pairs = list(run_versus(("normal", "easy"), "normal", 3, 7, Settings(), jobs=2, first=4))
+    assert [(a.index, b.index) for a, b in pairs] == [(4, 4), (5, 5), (6, 6)]
+    for a, b in pairs:
+        assert a.margins == play_deal(("normal", "normal"), Settings(), 7, a.index).margins
+        assert b.margins == play_deal(("easy", "normal"), Settings(), 7, b.index).margins
+    assert main(["normal", "easy", "--versus", "normal", "--deals", "3", "--seed", "7",
+                 "--first", "4", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    diff = sum(sum(a.margins) - sum(b.margins) for a, b in pairs) / 6
+    assert f"difference, normal minus easy (each against normal, same deals): {diff:+.3f}" in out
+    assert "points per round, easy minus normal" in out
+    assert "think time easy" in out and "think time normal" in out
 
 
 def test_classico_and_matches(capsys: pytest.CaptureFixture[str]) -> None:

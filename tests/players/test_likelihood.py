@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from scopone import Move, SeatView
@@ -58,6 +59,27 @@ def test_a_deal_where_the_seat_passed_a_capture_it_held_is_less_likely() -> None
     blind = [deal_loglik(seen, _masks({0: mine, 1: h, 2: f"{o} 6S", 3: "2S 5D"}),
                          view.hand_counts, 0.0) for h, o in (("7S", "4B"), ("4B", "7S"))]
     assert blind[0] == blind[1]
+
+
+def test_chance_mixed_into_the_model_bounds_what_one_play_can_cost() -> None:
+    # Seat 1 held two cards, so a play chosen by chance has odds 1/2: with ``mix`` of them, no
+    # play is less likely than mix/2 whatever the hand, and the deal that explains the play
+    # best still wins.
+    r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=1)
+    r.play(Move(card("1C")))
+    view = SeatView.of(r, 0)
+    seen = _seen_plays(view)
+    seven = _masks({0: "3B 9D", 1: "7S", 2: "4B 6S", 3: "2S 5D"})
+    four = _masks({0: "3B 9D", 1: "4B", 2: "7S 6S", 3: "2S 5D"})
+    gaps = {}
+    for mix in (0.0, 0.2, 0.5, 1.0):
+        lik = [deal_loglik(seen, hands, view.hand_counts, 4.0, mix) for hands in (seven, four)]
+        if mix:
+            assert min(lik) >= math.log(mix / 2)
+        gaps[mix] = lik[1] - lik[0]
+    assert gaps[0.0] > gaps[0.2] > gaps[0.5] > 0
+    assert gaps[0.2] < math.log(2 / 0.2)
+    assert gaps[1.0] == 0.0  # all chance: the play says nothing
 
 
 def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -> None:
