@@ -32,7 +32,9 @@ POLICY_BETA = 2.0
 #: Candidates drawn for each deal handed to the search.
 POOL = 4
 #: Share of each modelled choice left to chance: a seat that plays unlike the model (a human, a
-#: deeper search) then costs a deal a bounded factor per play, not an unbounded one.
+#: deeper search) then costs a deal a bounded factor per play, not an unbounded one. 0.2 gained
+#: nothing measurable at 100 deals a move over 200 duplicate deals: −0.12 ± 0.24 head to head,
+#: +0.08 ± 0.27 against the cheat, whose plays the model does not expect (README), so none.
 MIX = 0.0
 
 
