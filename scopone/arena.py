@@ -78,7 +78,7 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
-        if key in ("reading", "stop", "beta", "pool", "mix") and name != "hard":
+        if key in ("reading", "stop", "beta", "pool", "mix", "pbeta") and name != "hard":
             raise ValueError(f"{key} is for hard only")
         if key == "reading":
             if value not in READINGS:
@@ -100,9 +100,10 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: early when one move is clearly best (stop=1; by default on with a budget, off with
 #: iterations), how sharply it reads the plays (beta, ``inference.BETA``) and how many
 #: candidate deals the policy reading picks each deal from (pool, ``likelihood.POOL``) and what
-#: share of each modelled play it leaves to chance (mix, ``likelihood.MIX``).
+#: share of each modelled play it leaves to chance (mix, ``likelihood.MIX``); pbeta reads the
+#: partner's plays with a beta of its own.
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool", "mix")
+                  "pool", "mix", "pbeta")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -133,7 +134,8 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
                       early_stop=None if stop is None else bool(float(stop)),
                       beta=float(opts.get("beta", BETA)),
                       pool=int(float(opts.get("pool", POOL))),
-                      mix=float(opts.get("mix", MIX)))
+                      mix=float(opts.get("mix", MIX)),
+                      partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None)
 
 
 @dataclass(slots=True)

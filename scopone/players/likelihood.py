@@ -174,10 +174,11 @@ def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int
 
 
 def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
-                   beta: float = POLICY_BETA, pool: int = POOL, mix: float = MIX
-                   ) -> Callable[[random.Random], Round]:
+                   beta: float = POLICY_BETA, pool: int = POOL, mix: float = MIX,
+                   partner_beta: float | None = None) -> Callable[[random.Random], Round]:
     """Deals drawn by ``base`` and kept one in ``pool``, in proportion to how likely each makes
-    the other seats' past plays (``deal_loglik``)."""
+    the other seats' past plays (``deal_loglik``); the partner's read with ``partner_beta``
+    when given (a partner that plays better than the model)."""
     seen = _seen_plays(view)
     if not seen or pool <= 1:
         return base
@@ -186,6 +187,9 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
     # A seat's share depends on its own hand only, and hands recur between candidates (most of
     # all late in the round, when few cards are unseen): each is read once a decision.
     memo: dict[tuple[int, int], float] = {}
+    betas = [beta] * 4
+    if partner_beta is not None:
+        betas[(view.seat + 2) & 3] = partner_beta
 
     def sample(rng: random.Random) -> Round:
         cands = [base(rng) for _ in range(pool)]
@@ -198,7 +202,8 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                     hand |= BIT[c]
                 got = memo.get((s, hand))
                 if got is None:
-                    got = memo[(s, hand)] = seat_loglik(seat_rows, hand, counts, beta, mix)
+                    got = memo[(s, hand)] = seat_loglik(seat_rows, hand, counts,
+                                                        betas[s], mix)
                 total += got
             logs.append(total)
         top = max(logs)
