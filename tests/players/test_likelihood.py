@@ -8,7 +8,7 @@ import random
 from scopone import Move, SeatView
 from scopone.engine.cards import ALL_MASK, BIT
 from scopone.players.hard import deal_sampler
-from scopone.players.likelihood import _seen_plays, deal_loglik, policy_values
+from scopone.players.likelihood import _seen_plays, deal_loglik, policy_sampler, policy_values
 from scopone.players.playout import policy_pair
 
 from .helpers import card, deals_holding, position, random_positions
@@ -95,6 +95,30 @@ def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -
     assert read[1] < 0.65 * plain[1]
     assert read[2] + read[3] > plain[2] + plain[3]
     assert deals_holding(view, "policy", "7S", 2000, pool=32)[1] < 0.5 * plain[1]
+
+
+def test_the_partners_plays_can_be_read_with_a_beta_of_their_own() -> None:
+    # Seat 0's partner (seat 2) lays 4B on 7C 9S 8B: had it held the seven, it would have
+    # taken 7C (a coin and a seven).
+    r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=2)
+    r.play(Move(card("4B")))
+    view = SeatView.of(r, 0)
+    seen = _seen_plays(view)
+    assert [p.seat for p in seen] == [2]
+
+    def seat_two_holds_the_seven(**kw: float) -> int:
+        sample = policy_sampler(view, deal_sampler(view, "voids"), pool=16, **kw)
+        rng = random.Random(8)
+        return sum(card("7S").index in sample(rng).hands[2] for _ in range(600))
+
+    # With the partner's beta at 0 its play says nothing: seat 2 holds the seven as often as in
+    # plain deals (one of the five unseen cards: a fifth). With the default beta it holds it
+    # less often, with a sharper partner's beta less still.
+    blind = seat_two_holds_the_seven(partner_beta=0.0)
+    read = seat_two_holds_the_seven()
+    sharp = seat_two_holds_the_seven(partner_beta=8.0)
+    assert 80 < blind < 170
+    assert sharp < read < blind
 
 
 def test_with_nothing_to_read_the_deals_are_the_plain_ones() -> None:
