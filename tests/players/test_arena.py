@@ -100,8 +100,11 @@ def test_each_side_takes_its_own_settings() -> None:
     assert (a.limits.seconds, a.limits.iterations) == (0.25, None)
     assert (b.limits.seconds, b.limits.iterations, b.reading) == (None, 100, "voids")
     assert (c.limits.iterations, c.reading, c.pool) == (50, "policy", 4)
+    assert (c.mix, c.partner_beta) == (0.0, None)
+    d = build("hard:mix=0.2,pbeta=4", Settings(iterations=50))
+    assert isinstance(d, HardPlayer) and (d.mix, d.partner_beta) == (0.2, 4.0)
     for bad in ("hard:reading=maybe", "hard:budget=0", "normal:budget=1", "cheat:reading=off",
-                "hard:iterations=many", "hard:speed=2"):
+                "hard:iterations=many", "hard:speed=2", "cheat:pbeta=4", "hard:mix=some"):
         with pytest.raises(ValueError):
             parse_level(bad)
 
