@@ -178,7 +178,8 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                    partner_beta: float | None = None) -> Callable[[random.Random], Round]:
     """Deals drawn by ``base`` and kept one in ``pool``, in proportion to how likely each makes
     the other seats' past plays (``deal_loglik``); the partner's read with ``partner_beta``
-    when given (a partner that plays better than the model)."""
+    when given (a partner that plays better than the model; 4 against 2 measured −0.02 ± 0.23
+    at 100 deals a move over 200 duplicate deals, so by default it is read like the others)."""
     seen = _seen_plays(view)
     if not seen or pool <= 1:
         return base
