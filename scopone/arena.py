@@ -214,12 +214,8 @@ def run(levels: tuple[str, str], n: int, seed: int, settings: Settings, jobs: in
     """Duplicate deals (or matches) ``first`` to ``first + n - 1`` in order, on ``jobs``
     processes; a run can be extended later with the next indices."""
     kind = "match" if matches else "deal"
-    tasks = [(kind, levels, settings, seed, i) for i in range(first, first + n)]
-    if jobs <= 1:
-        yield from map(_task, tasks)
-        return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_task, tasks)
+    yield from _outcomes([(kind, levels, settings, seed, i) for i in range(first, first + n)],
+                         jobs)
 
 
 def run_versus(levels: tuple[str, str], versus: str, n: int, seed: int, settings: Settings,
@@ -229,17 +225,20 @@ def run_versus(levels: tuple[str, str], versus: str, n: int, seed: int, settings
     generators: A − C and B − C deal by deal, whose difference compares A with B as seen by C
     (a reading of the table measured against players unlike itself)."""
     kind = "match" if matches else "deal"
-    tasks = [(kind, (level, versus), settings, seed, i)
-             for i in range(first, first + n) for level in levels]
+    outs = _outcomes([(kind, (level, versus), settings, seed, i)
+                      for i in range(first, first + n) for level in levels], jobs)
+    for a in outs:
+        yield a, next(outs)
+
+
+def _outcomes(tasks: list[tuple[str, tuple[str, str], Settings, int, int]], jobs: int
+              ) -> Iterator[Outcome]:
+    # The tasks' outcomes in order, on ``jobs`` processes.
     if jobs <= 1:
-        outs: Iterator[Outcome] = map(_task, tasks)
-        for a in outs:
-            yield a, next(outs)
+        yield from map(_task, tasks)
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        outs = pool.imap(_task, tasks)
-        for a in outs:
-            yield a, next(outs)
+        yield from pool.imap(_task, tasks)
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
@@ -306,8 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{levels[0]} vs {levels[1]}: {args.deals} duplicate {unit} from #{args.first}, "
           f"seed {args.seed}, "
           f"{args.variant}{' + napola' if args.napola else ''}, jobs {args.jobs}, "
-          f"budget {args.budget if args.iterations is None else f'{args.iterations} iterations'}",
-          flush=True)
+          f"budget {_budget_text(args)}", flush=True)
     started = time.perf_counter()
     per_unit: list[float] = []
     wins: list[float] = []
@@ -320,10 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         wins.extend(out.wins)
         for level, ts in out.times.items():
             times.setdefault(level, []).extend(ts)
-        if not args.quiet and (k % 10 == 0 or k == args.deals):
-            m, h = mean_ci(per_unit)
-            print(f"  {k}/{args.deals}: {m:+.2f} ± {h:.2f} "
-                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+        _progress(args, k, per_unit, started)
     m, h = mean_ci(per_unit)
     print(f"points per round, {levels[0]} minus {levels[1]}: {m:+.3f} ± {h:.3f} "
           f"(95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(margins)} rounds)")
@@ -331,9 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         w, hw = mean_ci(wins)
         print(f"match win rate of {levels[0]}: {100 * w:.1f}% ± {100 * hw:.1f}% "
               f"({len(wins)} matches)")
-    for level in sorted(times):
-        print(f"think time {level}: {time_summary(times[level])}")
-    print(f"wall time {time.perf_counter() - started:.1f} s")
+    _print_times(times, started)
     return 0
 
 
@@ -342,8 +335,7 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
     unit = "matches" if args.matches else "deals"
     print(f"{levels[0]} and {levels[1]}, each vs {versus}: {args.deals} duplicate {unit} from "
           f"#{args.first}, seed {args.seed}, {args.variant}, jobs {args.jobs}, "
-          f"budget {args.budget if args.iterations is None else f'{args.iterations} iterations'}",
-          flush=True)
+          f"budget {_budget_text(args)}", flush=True)
     started = time.perf_counter()
     each: tuple[list[float], list[float]] = ([], [])
     diff: list[float] = []
@@ -355,10 +347,7 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
             for level, ts in out.times.items():
                 times.setdefault(level, []).extend(ts)
         diff.append(each[0][-1] - each[1][-1])
-        if not args.quiet and (k % 10 == 0 or k == args.deals):
-            m, h = mean_ci(diff)
-            print(f"  {k}/{args.deals}: {m:+.2f} ± {h:.2f} "
-                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+        _progress(args, k, diff, started)
     for level, margins in zip(levels, each, strict=True):
         m, h = mean_ci(margins)
         print(f"points per round, {level} minus {versus}: {m:+.3f} ± {h:.3f} "
@@ -366,10 +355,29 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
     m, h = mean_ci(diff)
     print(f"difference, {levels[0]} minus {levels[1]} (each against {versus}, same deals): "
           f"{m:+.3f} ± {h:.3f} (95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(diff)} {unit})")
+    _print_times(times, started)
+    return 0
+
+
+def _budget_text(args: argparse.Namespace) -> str:
+    # Hard and the cheat think for 1 s a move unless told otherwise (``build``).
+    if args.iterations is not None:
+        return f"{args.iterations} iterations"
+    return f"{args.budget if args.budget is not None else 1.0} s"
+
+
+def _progress(args: argparse.Namespace, k: int, values: list[float], started: float) -> None:
+    # Every tenth deal (and the last), the running mean on stderr.
+    if not args.quiet and (k % 10 == 0 or k == args.deals):
+        m, h = mean_ci(values)
+        print(f"  {k}/{args.deals}: {m:+.2f} ± {h:.2f} "
+              f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+
+
+def _print_times(times: dict[str, list[float]], started: float) -> None:
     for level in sorted(times):
         print(f"think time {level}: {time_summary(times[level])}")
     print(f"wall time {time.perf_counter() - started:.1f} s")
-    return 0
 
 
 if __name__ == "__main__":
