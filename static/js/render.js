@@ -20,6 +20,34 @@ function setHtml(el, html) {
   return true;
 }
 
+/** Writes a row of card buttons. When the same cards are drawn again in the same order with
+ * another state (lit, picked, a ghost that landed), each button is updated in place: a finger
+ * or the focus on it stays on it, where a rewrite would swap the button out from under it. */
+function setCards(el, buttons) {
+  const html = buttons.join('');
+  if (written.get(el) === html) return false;
+  const old = [...el.children];
+  const same = written.has(el) && old.length === buttons.length && buttons.length > 0;
+  const fresh = same ? buttons.map(parseButton) : [];
+  if (same && fresh.every((b, i) => b.dataset.code === old[i].dataset.code && b.innerHTML === old[i].innerHTML)) {
+    fresh.forEach((b, i) => copyAttributes(b, old[i]));
+    written.set(el, html);
+    return false;
+  }
+  return setHtml(el, html);
+}
+
+function parseButton(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return template.content.firstElementChild;
+}
+
+function copyAttributes(from, to) {
+  for (const { name } of [...to.attributes]) if (!from.hasAttribute(name)) to.removeAttribute(name);
+  for (const { name, value } of [...from.attributes]) if (to.getAttribute(name) !== value) to.setAttribute(name, value);
+}
+
 function cardButton(state, code, classes, extra = '') {
   // The name is the button's text (no aria-label that the drawn numerals would contradict),
   // and starts with the rank the card shows, so saying "click 8" finds the eight.
@@ -117,14 +145,14 @@ function renderTable(state, view) {
   const box = $('table-cards');
   const cards = view ? view.table : [];
   const { lit, chosen, picked } = highlights(state.sel);
-  setHtml(box, cards.map((code) => {
+  setCards(box, cards.map((code) => {
     const cls = [
       lit.has(code) ? 'lit' : '', chosen.has(code) ? 'chosen' : '', picked.has(code) ? 'picked' : '',
       state.hiddenTable.has(code) ? 'ghost' : '',
     ].join(' ');
     const attrs = lit.has(code) || picked.has(code) ? `aria-pressed="${picked.has(code) || chosen.has(code)}"` : 'tabindex="-1" aria-disabled="true"';
     return cardButton(state, code, cls, attrs);
-  }).join(''));
+  }));
   // A crowded table takes smaller cards rather than pushing the hand off the screen.
   box.classList.toggle('many', cards.length >= 9);
   $('table-empty').hidden = cards.length > 0;
@@ -154,12 +182,12 @@ function renderHand(state, view) {
   const playable = view && view.status === 'your_turn' && !state.busy;
   box.style.setProperty('--n', String(Math.max(hand.length, 1)));
   box.classList.toggle('playable', Boolean(playable));
-  const changed = setHtml(box, hand.map((code, i) => {
+  const changed = setCards(box, hand.map((code, i) => {
     const selected = state.sel && state.sel.card === code;
     const key = i === 9 ? '0' : String(i + 1);
     return cardButton(state, code, selected ? 'selected' : '', `aria-pressed="${Boolean(selected)}" data-key="${key}"`)
       .replace('</button>', `<span class="key" aria-hidden="true">${key}</span></button>`);
-  }).join(''));
+  }));
   // Marks for the load-time figure: the hand drawn, then the hand ready to play.
   if (hand.length && !performance.getEntriesByName('scopone:hand').length) performance.mark('scopone:hand');
   if (playable && !performance.getEntriesByName('scopone:playable').length) performance.mark('scopone:playable');

@@ -309,6 +309,29 @@ def test_a_failed_request_offers_a_retry(open_page: Callable[..., Any], server: 
     assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
 
 
+def test_cards_keep_their_buttons_while_their_state_changes(open_page: Callable[..., Any],
+                                                           server: Server) -> None:
+    # A card drawn again lit, picked or landed is the same button with new classes: a finger or
+    # the focus on it stays on it. A rewrite swapped the buttons out between a touch and its
+    # target (CI's phone match once measured a table card that had just been replaced).
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.evaluate("() => { window.kept = [...document.querySelectorAll('#hand .card,"
+                  " #table-cards .card')]; }")
+    page.click("#hand .card[data-code='5D']")
+    page.click("#table-cards .card[data-code='4C']")  # in both options: still a choice
+    assert codes(page, "#table-cards .card.picked") == ["4C"]
+    assert sorted(codes(page, "#table-cards .card.lit")) == ["1B", "1C"]
+    assert page.evaluate("() => window.kept.every((el) => el.isConnected)")
+    assert page.evaluate("() => window.kept.filter((el) => el.classList.contains('selected'))"
+                         ".map((el) => el.dataset.code)") == ["5D"]
+    page.keyboard.press("Escape")  # and back: the same buttons, plain again
+    page.wait_for_function("() => !document.querySelector('#table-cards .card.lit')")
+    assert page.evaluate("() => window.kept.every((el) => el.isConnected"
+                         " && !el.matches('.lit, .picked, .selected'))")
+    assert not server.game(gid)["history"]  # nothing was played meanwhile
+
+
 def test_a_table_card_still_landing_takes_a_tap(open_page: Callable[..., Any],
                                                 server: Server) -> None:
     # The hand is playable as soon as the view is, while the last card laid still flies in
