@@ -9,6 +9,7 @@ Hard is measured against. It exists only here, never in ``make_player`` or the w
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
@@ -290,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--versus", metavar="LEVEL", default=None,
                     help="play A and B each against LEVEL on the same deals instead of against "
                     "each other, and report (A − LEVEL) − (B − LEVEL) deal by deal")
+    ap.add_argument("--margins", metavar="FILE", type=Path, default=None,
+                    help="append each deal's figure to FILE (JSON lines) and report every deal "
+                    "of this pairing and seed in FILE: runs extended with --first add up exactly")
     args = ap.parse_args(argv)
     for level in (args.level_a, args.level_b, *([args.versus] if args.versus else [])):
         try:
@@ -322,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     m, h = mean_ci(per_unit)
     print(f"points per round, {levels[0]} minus {levels[1]}: {m:+.3f} ± {h:.3f} "
           f"(95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(margins)} rounds)")
+    if args.margins:
+        _keep_margins(args, levels, None, per_unit)
     if args.matches:
         w, hw = mean_ci(wins)
         print(f"match win rate of {levels[0]}: {100 * w:.1f}% ± {100 * hw:.1f}% "
@@ -355,8 +362,33 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
     m, h = mean_ci(diff)
     print(f"difference, {levels[0]} minus {levels[1]} (each against {versus}, same deals): "
           f"{m:+.3f} ± {h:.3f} (95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(diff)} {unit})")
+    if args.margins:
+        _keep_margins(args, levels, versus, diff)
     _print_times(times, started)
     return 0
+
+
+def _keep_margins(args: argparse.Namespace, levels: tuple[str, str], versus: str | None,
+                  values: list[float]) -> None:
+    # Appends this run's figure for each deal (or match) to the file, then reports all the
+    # figures the file holds for the same pairing, seed and settings: two runs of 100 deals
+    # (the second with --first 100) give the exact 200-deal interval, not one combined by hand.
+    # A deal played again replaces its earlier figure.
+    pairing = {"levels": list(levels), "versus": versus, "seed": args.seed,
+               "matches": args.matches, "budget": _budget_text(args), "variant": args.variant,
+               "napola": args.napola, "target": args.target}
+    with args.margins.open("a", encoding="utf-8") as f:
+        for k, value in enumerate(values):
+            f.write(json.dumps({**pairing, "index": args.first + k, "value": value}) + "\n")
+    kept: dict[int, float] = {}
+    for line in args.margins.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if all(row.get(key) == want for key, want in pairing.items()):
+            kept[row["index"]] = row["value"]
+    m, h = mean_ci(list(kept.values()))
+    unit = "matches" if args.matches else "deals"
+    print(f"all {len(kept)} {unit} of this pairing in {args.margins} (#{min(kept)} to "
+          f"#{max(kept)}): {m:+.3f} ± {h:.3f} (95% CI {m - h:+.3f} .. {m + h:+.3f})")
 
 
 def _budget_text(args: argparse.Namespace) -> str:

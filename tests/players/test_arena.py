@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from scopone.arena import (
     Settings,
     build,
     main,
+    mean_ci,
     parse_level,
     play_deal,
     run,
@@ -115,3 +117,28 @@ def test_two_versions_of_hard_in_one_command(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     assert "hard:iterations=3 minus hard:iterations=2,reading=off" in out
     assert "think time hard:iterations=2,reading=off" in out
+
+
+def test_margins_file_adds_up_runs_extended_with_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kept = tmp_path / "margins.jsonl"
+    base = ["normal", "easy", "--seed", "7", "--quiet", "--margins", str(kept)]
+    assert main([*base, "--deals", "3"]) == 0
+    assert "all 3 deals of this pairing" in capsys.readouterr().out
+    assert main([*base, "--deals", "3", "--first", "3"]) == 0
+    halves = capsys.readouterr().out
+    # Exactly the figure of one six-deal run, not two halves combined by hand.
+    whole = [sum(play_deal(("normal", "easy"), Settings(), 7, i).margins) / 2 for i in range(6)]
+    m, h = mean_ci(whole)
+    assert f"all 6 deals of this pairing in {kept} (#0 to #5): {m:+.3f} ± {h:.3f}" in halves
+    # Another seed, or the first half played again, never mixes in or counts twice.
+    assert main(["normal", "easy", "--seed", "8", "--quiet", "--margins", str(kept),
+                 "--deals", "2"]) == 0
+    assert "all 2 deals" in capsys.readouterr().out
+    assert main([*base, "--deals", "3"]) == 0
+    assert f"all 6 deals of this pairing in {kept} (#0 to #5): {m:+.3f}" in capsys.readouterr().out
+    assert len(kept.read_text().splitlines()) == 3 + 3 + 2 + 3
+    # Against a third level, the file keeps each deal's difference.
+    assert main(["normal", "easy", "--versus", "normal", "--deals", "2", "--seed", "7",
+                 "--quiet", "--margins", str(kept)]) == 0
+    assert "all 2 deals of this pairing" in capsys.readouterr().out
