@@ -26,21 +26,19 @@ function setHtml(el, html) {
 function setCards(el, buttons) {
   const html = buttons.join('');
   if (written.get(el) === html) return false;
-  const old = [...el.children];
-  const same = written.has(el) && old.length === buttons.length && buttons.length > 0;
-  const fresh = same ? buttons.map(parseButton) : [];
-  if (same && fresh.every((b, i) => b.dataset.code === old[i].dataset.code && b.innerHTML === old[i].innerHTML)) {
-    fresh.forEach((b, i) => copyAttributes(b, old[i]));
-    written.set(el, html);
-    return false;
-  }
-  return setHtml(el, html);
-}
-
-function parseButton(html) {
+  written.set(el, html);
   const template = document.createElement('template');
   template.innerHTML = html;
-  return template.content.firstElementChild;
+  const fresh = [...template.content.children];
+  const old = [...el.children];
+  const same = old.length === fresh.length && fresh.length > 0
+    && fresh.every((b, i) => b.dataset.code === old[i].dataset.code && b.innerHTML === old[i].innerHTML);
+  if (!same) {
+    el.replaceChildren(...fresh);
+    return true;
+  }
+  fresh.forEach((b, i) => copyAttributes(b, old[i]));
+  return false;
 }
 
 function copyAttributes(from, to) {
