@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
+from .players.chain import STEPS
 from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
 from .players.likelihood import MIX, POOL
 from .players.normal import move_score
@@ -80,7 +81,7 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
-        if key in ("reading", "stop", "beta", "pool", "mix", "pbeta") and name != "hard":
+        if key in ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps") and name != "hard":
             raise ValueError(f"{key} is for hard only")
         if key == "reading":
             if value not in READINGS:
@@ -103,9 +104,10 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: iterations), how sharply it reads the plays (beta, ``inference.BETA``) and how many
 #: candidate deals the policy reading picks each deal from (pool, ``likelihood.POOL``) and what
 #: share of each modelled play it leaves to chance (mix, ``likelihood.MIX``); pbeta reads the
-#: partner's plays with a beta of its own.
+#: partner's plays with a beta of its own; steps is how many trades the chain reading makes
+#: between two deals (``chain.STEPS``).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool", "mix", "pbeta")
+                  "pool", "mix", "pbeta", "steps")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -137,7 +139,8 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
                       beta=float(opts.get("beta", BETA)),
                       pool=int(float(opts.get("pool", POOL))),
                       mix=float(opts.get("mix", MIX)),
-                      partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None)
+                      partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None,
+                      steps=int(float(opts.get("steps", STEPS))))
 
 
 @dataclass(slots=True)

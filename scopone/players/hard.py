@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
+from .chain import STEPS, chain_sampler
 from .inference import BETA, card_weights, rank_voids, sample_with_voids, weighted_sampler
 from .likelihood import MIX, POOL, policy_sampler
 from .normal import move_score
@@ -29,13 +30,15 @@ TIEBREAK = 0.25
 #: Hard (``voids``, no early stop): +0.30 ± 0.24 over 200 duplicate deals (seed 7), in under
 #: half its CPU. Against the cheat it shrinks the gap a little, not more: −1.33 ± 0.23 against
 #: −1.50 ± 0.22 for ``voids`` (100 deals a move, the same 200 deals).
-READINGS = ("off", "voids", "plays", "policy")
+#: ``chain`` reads the same likelihood by a Markov chain over deals (``chain.chain_sampler``)
+#: instead of picking one deal in ``pool``.
+READINGS = ("off", "voids", "plays", "policy", "chain")
 READING = "policy"
 
 
 def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BETA,
-                 pool: int = POOL, mix: float = MIX, partner_beta: float | None = None
-                 ) -> Callable[[random.Random], Round]:
+                 pool: int = POOL, mix: float = MIX, partner_beta: float | None = None,
+                 steps: int = STEPS) -> Callable[[random.Random], Round]:
     """How Hard imagines the unseen cards from this view (``READINGS``; True and False are
     ``voids`` and ``off``). Only the view goes in: nothing hidden can."""
     if isinstance(reading, bool):
@@ -44,6 +47,8 @@ def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BE
         raise ValueError(f"unknown reading {reading!r}; expected one of {READINGS}")
     if reading == "off":
         return view.sample_round
+    if reading == "chain":
+        return chain_sampler(view, deal_sampler(view, "voids"), beta, steps, mix, partner_beta)
     if reading == "policy":
         return policy_sampler(view, deal_sampler(view, "voids"), beta, pool, mix,
                               partner_beta)
@@ -80,7 +85,7 @@ class HardPlayer:
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
                  reading: str = READING, early_stop: bool | None = None,
                  beta: float = BETA, pool: int = POOL, mix: float = MIX,
-                 partner_beta: float | None = None) -> None:
+                 partner_beta: float | None = None, steps: int = STEPS) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
@@ -101,6 +106,7 @@ class HardPlayer:
         self.pool = pool
         self.mix = mix
         self.partner_beta = partner_beta
+        self.steps = steps
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -110,7 +116,7 @@ class HardPlayer:
             return Move.from_masks(*moves[0])
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
         sample = deal_sampler(view, self.reading, self.beta, self.pool, self.mix,
-                              self.partner_beta)
+                              self.partner_beta, self.steps)
         result = search(sample, moves, view.seat % 2, rng, self.limits, bias=bias)
         self.last_samples = result.samples
         return Move.from_masks(*moves[result.best_index(bias)])

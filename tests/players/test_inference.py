@@ -109,6 +109,6 @@ def test_a_void_shown_is_kept_by_the_weighted_deals() -> None:
         r.play(move)
     view = SeatView.of(r, 0)
     assert rank_voids(view)[1] & 1 << 4
-    for reading in ("voids", "plays", "policy"):
+    for reading in ("voids", "plays", "policy", "chain"):
         held = deals_holding(view, reading, "4B", 300)
         assert held[1] == 0 and held[2] + held[3] == 300

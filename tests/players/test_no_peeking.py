@@ -32,6 +32,7 @@ PLAYERS = {
     # it imagines a single deal; the card-by-card reading is checked too.
     "hard": (lambda: HardPlayer(iterations=4), 40),
     "hard-reading-cards": (lambda: HardPlayer(iterations=4, reading="plays"), 20),
+    "hard-reading-chain": (lambda: HardPlayer(iterations=4, reading="chain"), 20),
     # And with early stop it decides when to stop from those deals only.
     "hard-early-stop": (lambda: HardPlayer(iterations=64, early_stop=True), 12),
 }
