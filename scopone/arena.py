@@ -81,7 +81,7 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key not in SEARCH_OPTIONS or name not in ("hard", "cheat"):
             raise ValueError(f"unknown option {key!r} for {name}; hard and cheat take "
                              f"{', '.join(SEARCH_OPTIONS)}")
-        if key in ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps") and name != "hard":
+        if key in HARD_ONLY and name != "hard":
             raise ValueError(f"{key} is for hard only")
         if key == "reading":
             if value not in READINGS:
@@ -108,6 +108,7 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: between two deals (``chain.STEPS``).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
                   "pool", "mix", "pbeta", "steps")
+HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
