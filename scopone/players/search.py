@@ -17,7 +17,8 @@ from .endgame import Solver
 from .playout import greedy_playout
 
 #: Plays left at or below which imagined deals are solved exactly: under a millisecond at 8;
-#: at 12 (about 8 ms) it won no more than the playouts it displaced (arena, 100 iterations).
+#: at 12 (about 8 ms) it won no more than the playouts it displaced (arena, 100 iterations);
+#: at 4 Hard lost 0.30 ± 0.24 points a round (200 duplicate deals, seed 33, 100 iterations).
 EXACT_PLAYS = 8
 
 
