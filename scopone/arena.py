@@ -99,15 +99,16 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 
 #: Settings the arena may vary for hard and cheat (evaluation only): seconds a move, imagined
 #: deals a move, plays left solved exactly, Normal's weight in near-ties, share of random moves
-#: in playouts, and (hard only) how the table is read (``hard.READINGS``) and whether to stop
-#: early when one move is clearly best (stop=1; by default on with a budget, off with
-#: iterations), how sharply it reads the plays (beta, ``inference.BETA``) and how many
-#: candidate deals the policy reading picks each deal from (pool, ``likelihood.POOL``) and what
-#: share of each modelled play it leaves to chance (mix, ``likelihood.MIX``); pbeta reads the
-#: partner's plays with a beta of its own; steps is how many trades the chain reading makes
-#: between two deals (``chain.STEPS``).
+#: in playouts, whether moves trailing far behind stop being played out (prune=0|1, on by
+#: default: ``search.PRUNE_MARGIN``), and (hard only) how the table is read
+#: (``hard.READINGS``), whether to stop early when one move is clearly best (stop=1; by default
+#: on with a budget, off with iterations), how sharply it reads the plays (beta,
+#: ``inference.BETA``), how many candidate deals the policy reading picks each deal from (pool,
+#: ``likelihood.POOL``) and what share of each modelled play it leaves to chance (mix,
+#: ``likelihood.MIX``); pbeta reads the partner's plays with a beta of its own; steps is how
+#: many trades the chain reading makes between two deals (``chain.STEPS``).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool", "mix", "pbeta", "steps")
+                  "pool", "mix", "pbeta", "steps", "prune")
 HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps")
 
 
@@ -130,6 +131,7 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
         # moves (hard vs cheat, 0.8 s, 20 deals: -2.00 ± 0.81, against +0.12 ± 0.58 with one
         # greedy playout a move).
         epsilon=float(opts.get("epsilon", CHEAT_EPSILON if name == "cheat" else 0.0)),
+        prune=bool(float(opts.get("prune", 1))),
     )
     tiebreak = float(opts.get("tiebreak", TIEBREAK))
     if name == "cheat":

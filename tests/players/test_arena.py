@@ -107,6 +107,8 @@ def test_each_side_takes_its_own_settings() -> None:
     assert isinstance(d, HardPlayer) and (d.mix, d.partner_beta) == (0.2, 4.0)
     e = build("hard:reading=chain,steps=3", Settings(iterations=50))
     assert isinstance(e, HardPlayer) and (e.reading, e.steps, c.steps) == ("chain", 3, 8)
+    f = build("hard:prune=0", Settings(iterations=50))
+    assert isinstance(f, HardPlayer) and (f.limits.prune, c.limits.prune) == (False, True)
     for bad in ("hard:reading=maybe", "hard:budget=0", "normal:budget=1", "cheat:reading=off",
                 "hard:iterations=many", "hard:speed=2", "cheat:pbeta=4", "hard:mix=some",
                 "cheat:steps=4", "hard:steps=few"):
