@@ -9,8 +9,8 @@ long run the deals come in proportion to prior × likelihood, the posterior the 
 and each step costs two seats' likelihoods (memoized by hand) instead of four whole deals.
 
 The void ranks a seat has shown stay out of its hand where the counts allow: a trade that puts
-one in costs ``VOID_COST`` of log-likelihood per card, so the chain leaves such deals at once
-and never enters them while another deal is open.
+one in costs ``VOID_COST`` of log-likelihood per card (odds of about 1 in 160,000), so the
+chain leaves such a deal at once and all but never enters one while another deal is open.
 
 Only the seat's view goes in: the history is public, the first deal and every trade come from
 the view's unseen cards.
