@@ -63,8 +63,16 @@ class TableService:
             self._remember(rec)
         return rec
 
-    def commit(self, rec: GameRecord, card_played: bool = False) -> bool:
-        """``GameService.commit``, and the record kept for the streams."""
+    def commit(self, rec: GameRecord, card_played: bool = False,
+               presence: bool = False) -> bool:
+        """``GameService.commit``, and the record kept for the streams.
+
+        Every change but ``presence`` (a person's browser connecting or going) records the
+        version it makes as ``settled_version``: a version read since then is still current
+        for the host's start or a seat handed over, since only who is connected changed."""
+        table = t.table_of(rec)
+        if table is not None and not presence:
+            table["settled_version"] = rec.version + 1  # what commit makes it
         if not self.games.commit(rec, card_played):
             return False
         self._remember(rec)
@@ -107,14 +115,17 @@ class TableService:
         A change of the game (a card, a deal) is judged against the game's own last change
         (``game_version``), not the table's: a version a person read before someone merely
         connected, left or came back still shows them the game as it is, so their card is not
-        refused as stale. Everything else (start, rematch, seats) wants the table's version."""
+        refused as stale. Everything else (the start, seats handed over) wants the table's
+        version, or one read before a mere change of presence (``commit``): a host who starts
+        just as a friend's browser connects starts the table they see, and is not refused."""
         rec, _ = self.load(code)
         async with self.games.locked(rec.id):
             for _ in range(RETRIES):
                 rec, table = self.load(code)
                 seat = t.seat_of_token(table, token)
-                oldest = int(table.get("game_version", rec.version)) if game_changed \
-                    else rec.version
+                # Before the first deal (the start) there is no game to judge against.
+                settled = int(table.get("settled_version", rec.version))
+                oldest = int(table.get("game_version", settled)) if game_changed else settled
                 if version is not None and not oldest <= version <= rec.version:
                     raise e.Conflict(e.STALE_VERSION, table=table_view(rec, table, seat))
                 try:
@@ -248,7 +259,7 @@ class TableService:
                     s["gone_since"] = time.time()
                 elif s["connected"]:
                     s["gone_since"] = None
-                if self.commit(rec):
+                if self.commit(rec, presence=True):
                     self.on_change(rec.id)
                     return
                 await asyncio.sleep(0)

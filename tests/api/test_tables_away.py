@@ -132,3 +132,36 @@ def test_a_stream_starts_after_the_version_its_viewer_has_seen(live: LiveServer)
         assert _first_id(live, code, headers={"Last-Event-ID": str(v)}) == v + 1
     finally:
         later.join()
+
+
+
+def test_a_browser_connecting_does_not_make_the_hosts_start_stale(live: LiveServer) -> None:
+    """The race a host met clicking Start just as a friend's page connected: presence moves
+    the table's version, but a version read before it still starts the table. A change of the
+    seats does make it stale: the host has not seen who sits where."""
+    code, (anna, carla) = _two_people(live)
+
+    def version() -> int:
+        return int(live.http.get(f"/api/tables/{code}").json()["version"])
+
+    def start(v: int) -> httpx.Response:
+        return live.http.post(f"/api/tables/{code}/start", json={"version": v},
+                              headers=auth(anna))
+
+    seen = version()
+    r = live.http.post(f"/api/tables/{code}/seats/3", json={"name": "Dora"})
+    assert r.status_code == 201, r.text
+    r = start(seen)  # Dora sat down since: the host has not seen her
+    assert r.status_code == 409 and r.json()["detail"] == "stale version", r.text
+    assert r.json()["table"]["phase"] == "lobby" and r.json()["table"]["seats"][3]["name"] == "Dora"
+    seen = version()
+    page = Stream(live.base, code, carla)
+    try:
+        page.wait(lambda v: v["seats"][2]["connected"])
+        assert version() > seen  # Carla's page connected: a version of its own
+        r = start(seen)
+        assert r.status_code == 200, r.text
+        assert r.json()["phase"] == "playing"
+        assert [s["kind"] for s in r.json()["seats"]] == ["person", "computer", "person", "person"]
+    finally:
+        page.close()
