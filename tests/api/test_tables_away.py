@@ -134,7 +134,6 @@ def test_a_stream_starts_after_the_version_its_viewer_has_seen(live: LiveServer)
         later.join()
 
 
-
 def test_a_browser_connecting_does_not_make_the_hosts_start_stale(live: LiveServer) -> None:
     """The race a host met clicking Start just as a friend's page connected: presence moves
     the table's version, but a version read before it still starts the table. A change of the
