@@ -39,8 +39,9 @@ TIEBREAK = 0.25
 #: the policy's terms plus the chance the next seat takes a laid card, fitted to 21,600 of
 #: Hard's own choices in self-play, predicted them better than the policy (0.53 against 0.50
 #: of them first, 1.23 against 1.37 nats a choice on held-out games; uniform 1.68), yet read
-#: +0.05 ± 0.22 against ``policy`` (200 duplicate deals, seed 33, 100 deals a move). Which
-#: cards the plays reveal moves too few decisions to show in the arena.
+#: +0.05 ± 0.22 against ``policy`` (200 duplicate deals, seed 33, 100 deals a move). What a
+#: play tells about a hand, however well modelled, changes too few decisions to show; what Hard
+#: misses is the rest of the hand (the comment above ``HardPlayer``).
 READINGS = ("off", "voids", "plays", "policy", "chain")
 READING = "policy"
 

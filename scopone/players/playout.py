@@ -3,12 +3,11 @@
 It works on a ``Round``'s fast path (card indices and masks) and, like a real player, only looks
 at its own hand, the table and which cards are still in someone's hand: never at who holds them.
 
-A better-judging policy has not made Hard stronger: playouts by the same terms with weights
-fitted to Hard's own choices (stop 21; they predict those choices better, see ``hard.READINGS``)
-read −0.12 ± 0.23 inside Hard and cost 30% more time (200 duplicate deals, seed 33, 100 deals a
-move); weights tuned by self-play of the policy (+0.13 ± 0.02 policy against policy) read
-−0.13 ± 0.21 inside Hard (stop 20). Neither measured better: how well the playouts play is not
-what limits Hard.
+A better-judging policy has not made Hard stronger: playouts choosing by a model fitted to Hard's
+own choices (stop 21; it predicts them better than this policy, see ``hard.READINGS``) read
+−0.12 ± 0.23 inside Hard and cost 30% more time (200 duplicate deals, seed 33, 100 deals a
+move); this policy's weights tuned by self-play (+0.13 ± 0.02 policy against policy) read
+−0.13 ± 0.21 inside Hard (stop 20). How well the playouts play is not what limits Hard.
 """
 
 from __future__ import annotations
