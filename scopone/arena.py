@@ -16,7 +16,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,6 +55,45 @@ class CheatPlayer:
         return Move.from_masks(*moves[result.best_index(bias)])
 
 
+class PartnerPeekPlayer(HardPlayer):
+    """Hard shown its partner's hand, the opponents' hands imagined as Hard reads them: the most
+    that reading the partner (or any convention between partners) could be worth. Evaluation
+    only, like the cheat."""
+
+    truth: Round | None = None
+
+    def choose_seeing_all(self, r: Round, rng: random.Random) -> Move:
+        self.truth = r
+        try:
+            return self.choose(SeatView.of(r, r.turn), rng)
+        finally:
+            self.truth = None
+
+    def sampler(self, view: SeatView) -> Callable[[random.Random], Round]:
+        base = super().sampler(view)
+        if self.truth is None:
+            return base
+        partner = (view.seat + 2) % 4
+        held = list(self.truth.hands[partner])
+
+        def sample(rng: random.Random) -> Round:
+            r = base(rng)
+            hands = r.hands
+            # Trade each of the partner's true cards in from whoever was dealt it, for one of the
+            # partner's imagined cards it does not hold: every hand keeps its size.
+            spare = [c for c in hands[partner] if c not in held]
+            for c in held:
+                if c in hands[partner]:
+                    continue
+                owner = next(s for s in range(4) if s != partner and c in hands[s])
+                x = spare.pop()
+                hands[owner][hands[owner].index(c)] = x
+                hands[partner][hands[partner].index(x)] = c
+            return r
+
+        return sample
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How each level is built and which rules are played."""
@@ -83,7 +122,10 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
                              f"{', '.join(SEARCH_OPTIONS)}")
         if key in HARD_ONLY and name != "hard":
             raise ValueError(f"{key} is for hard only")
-        if key == "reading":
+        if key == "peek":
+            if value != "partner":
+                raise ValueError(f"peek takes partner, not {value!r}")
+        elif key == "reading":
             if value not in READINGS:
                 raise ValueError(f"reading is one of {', '.join(READINGS)}, not {value!r}")
         else:
@@ -106,10 +148,11 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: ``inference.BETA``), how many candidate deals the policy reading picks each deal from (pool,
 #: ``likelihood.POOL``) and what share of each modelled play it leaves to chance (mix,
 #: ``likelihood.MIX``); pbeta reads the partner's plays with a beta of its own; steps is how
-#: many trades the chain reading makes between two deals (``chain.STEPS``).
+#: many trades the chain reading makes between two deals (``chain.STEPS``); peek=partner shows
+#: Hard its partner's hand (``PartnerPeekPlayer``, what reading the partner is worth at most).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool", "mix", "pbeta", "steps", "prune")
-HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps")
+                  "pool", "mix", "pbeta", "steps", "prune", "peek")
+HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps", "peek")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -137,13 +180,14 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     if name == "cheat":
         return CheatPlayer(limits, tiebreak)
     stop = opts.get("stop")
-    return HardPlayer(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
-                      early_stop=None if stop is None else bool(float(stop)),
-                      beta=float(opts.get("beta", BETA)),
-                      pool=int(float(opts.get("pool", POOL))),
-                      mix=float(opts.get("mix", MIX)),
-                      partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None,
-                      steps=int(float(opts.get("steps", STEPS))))
+    kind = PartnerPeekPlayer if "peek" in opts else HardPlayer
+    return kind(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
+                early_stop=None if stop is None else bool(float(stop)),
+                beta=float(opts.get("beta", BETA)),
+                pool=int(float(opts.get("pool", POOL))),
+                mix=float(opts.get("mix", MIX)),
+                partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None,
+                steps=int(float(opts.get("steps", STEPS))))
 
 
 @dataclass(slots=True)
@@ -162,7 +206,7 @@ def _play_round(r: Round, players: Sequence[Player | CheatPlayer], labels: Seque
         seat = r.turn
         p = players[seat]
         t0 = time.perf_counter()
-        if isinstance(p, CheatPlayer):
+        if isinstance(p, (CheatPlayer, PartnerPeekPlayer)):
             move = p.choose_seeing_all(r, rngs[seat])
         else:
             move = p.choose(SeatView.of(r, seat), rngs[seat])

@@ -77,7 +77,8 @@ def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BE
 
 # What the partner's hand is worth, and what a convention recovered of it (stop 21; the code of
 # both experiments was not kept; 200 duplicate deals of seed 33 at 100 deals a move unless
-# said). Hard shown its partner's hand, the opponents' read as usual, beat Hard by +1.18 ±
+# said). Hard shown its partner's hand, the opponents' read as usual (``hard:peek=partner`` in
+# the arena), beat Hard by +1.18 ±
 # 0.31 points a round (deals 0–99 +1.13 ± 0.43, 100–199 +1.23 ± 0.44): about the cheat's whole
 # lead (−1.33, ``READINGS``), so what Hard misses most is its partner's hand. (Shown both
 # opponents' hands, hence every hand, it won only +0.18 ± 0.46 over 100 deals: every imagined
@@ -138,14 +139,17 @@ class HardPlayer:
         self.steps = steps
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
+    def sampler(self, view: SeatView) -> Callable[[random.Random], Round]:
+        """How this player imagines the unseen cards (``deal_sampler`` with its settings)."""
+        return deal_sampler(view, self.reading, self.beta, self.pool, self.mix,
+                            self.partner_beta, self.steps)
+
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = view.legal_moves()
         if len(moves) == 1:
             self.last_samples = 0
             return Move.from_masks(*moves[0])
         bias = [self.tiebreak * move_score(view, c, m) for c, m in moves] if self.tiebreak else None
-        sample = deal_sampler(view, self.reading, self.beta, self.pool, self.mix,
-                              self.partner_beta, self.steps)
-        result = search(sample, moves, view.seat % 2, rng, self.limits, bias=bias)
+        result = search(self.sampler(view), moves, view.seat % 2, rng, self.limits, bias=bias)
         self.last_samples = result.samples
         return Move.from_masks(*moves[result.best_index(bias)])
