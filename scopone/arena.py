@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import Player, make_player
@@ -55,12 +56,23 @@ class CheatPlayer:
         return Move.from_masks(*moves[result.best_index(bias)])
 
 
-class PartnerPeekPlayer(HardPlayer):
-    """Hard shown its partner's hand, the opponents' hands imagined as Hard reads them: the most
-    that reading the partner (or any convention between partners) could be worth. Evaluation
-    only, like the cheat."""
+#: Whose hand ``hard:peek=...`` shows Hard, as a seat counted from its own: one of the three
+#: hidden hands (shown two, Hard would know all three).
+PEEKS = {"next": 1, "partner": 2, "previous": 3}
+
+
+class PeekPlayer(HardPlayer):
+    """Hard shown one other seat's hand (``PEEKS``), the other two imagined as Hard reads them:
+    the most that reading that seat (or, for the partner, a convention) could be worth.
+    Evaluation only, like the cheat."""
 
     truth: Round | None = None
+
+    def __init__(self, peek: str = "partner", **kwargs: Any) -> None:
+        if peek not in PEEKS:
+            raise ValueError(f"peek is one of {', '.join(PEEKS)}, not {peek!r}")
+        super().__init__(**kwargs)
+        self.peek = peek
 
     def choose_seeing_all(self, r: Round, rng: random.Random) -> Move:
         self.truth = r
@@ -73,22 +85,22 @@ class PartnerPeekPlayer(HardPlayer):
         base = super().sampler(view)
         if self.truth is None:
             return base
-        partner = (view.seat + 2) % 4
-        held = list(self.truth.hands[partner])
+        seat = (view.seat + PEEKS[self.peek]) % 4
+        held = list(self.truth.hands[seat])
 
         def sample(rng: random.Random) -> Round:
             r = base(rng)
             hands = r.hands
-            # Trade each of the partner's true cards in from whoever was dealt it, for one of the
-            # partner's imagined cards it does not hold: every hand keeps its size.
-            spare = [c for c in hands[partner] if c not in held]
+            # Trade each of the shown seat's true cards in from whoever was dealt it, for one of
+            # its imagined cards it does not hold: every hand keeps its size.
+            spare = [c for c in hands[seat] if c not in held]
             for c in held:
-                if c in hands[partner]:
+                if c in hands[seat]:
                     continue
-                owner = next(s for s in range(4) if s != partner and c in hands[s])
+                owner = next(s for s in range(4) if s != seat and c in hands[s])
                 x = spare.pop()
                 hands[owner][hands[owner].index(c)] = x
-                hands[partner][hands[partner].index(x)] = c
+                hands[seat][hands[seat].index(x)] = c
             return r
 
         return sample
@@ -123,8 +135,8 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
         if key in HARD_ONLY and name != "hard":
             raise ValueError(f"{key} is for hard only")
         if key == "peek":
-            if value != "partner":
-                raise ValueError(f"peek takes partner, not {value!r}")
+            if value not in PEEKS:
+                raise ValueError(f"peek is one of {', '.join(PEEKS)}, not {value!r}")
         elif key == "reading":
             if value not in READINGS:
                 raise ValueError(f"reading is one of {', '.join(READINGS)}, not {value!r}")
@@ -148,8 +160,9 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: ``inference.BETA``), how many candidate deals the policy reading picks each deal from (pool,
 #: ``likelihood.POOL``) and what share of each modelled play it leaves to chance (mix,
 #: ``likelihood.MIX``); pbeta reads the partner's plays with a beta of its own; steps is how
-#: many trades the chain reading makes between two deals (``chain.STEPS``); peek=partner shows
-#: Hard its partner's hand (``PartnerPeekPlayer``, what reading the partner is worth at most).
+#: many trades the chain reading makes between two deals (``chain.STEPS``); peek shows Hard the
+#: partner's or one opponent's hand (``PeekPlayer``: what reading that seat is worth at
+#: most).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
                   "pool", "mix", "pbeta", "steps", "prune", "peek")
 HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps", "peek")
@@ -180,14 +193,17 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     if name == "cheat":
         return CheatPlayer(limits, tiebreak)
     stop = opts.get("stop")
-    kind = PartnerPeekPlayer if "peek" in opts else HardPlayer
-    return kind(limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
-                early_stop=None if stop is None else bool(float(stop)),
-                beta=float(opts.get("beta", BETA)),
-                pool=int(float(opts.get("pool", POOL))),
-                mix=float(opts.get("mix", MIX)),
-                partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None,
-                steps=int(float(opts.get("steps", STEPS))))
+    hard: dict[str, Any] = dict(
+        limits=limits, tiebreak=tiebreak, reading=opts.get("reading", READING),
+        early_stop=None if stop is None else bool(float(stop)),
+        beta=float(opts.get("beta", BETA)),
+        pool=int(float(opts.get("pool", POOL))),
+        mix=float(opts.get("mix", MIX)),
+        partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None,
+        steps=int(float(opts.get("steps", STEPS))))
+    if "peek" in opts:
+        return PeekPlayer(opts["peek"], **hard)
+    return HardPlayer(**hard)
 
 
 @dataclass(slots=True)
@@ -206,7 +222,7 @@ def _play_round(r: Round, players: Sequence[Player | CheatPlayer], labels: Seque
         seat = r.turn
         p = players[seat]
         t0 = time.perf_counter()
-        if isinstance(p, (CheatPlayer, PartnerPeekPlayer)):
+        if isinstance(p, (CheatPlayer, PeekPlayer)):
             move = p.choose_seeing_all(r, rngs[seat])
         else:
             move = p.choose(SeatView.of(r, seat), rngs[seat])

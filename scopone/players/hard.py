@@ -41,7 +41,7 @@ TIEBREAK = 0.25
 #: of them first, 1.23 against 1.37 nats a choice on held-out games; uniform 1.68), yet read
 #: +0.05 ± 0.22 against ``policy`` (200 duplicate deals, seed 33, 100 deals a move). What a
 #: play tells about a hand, however well modelled, changes too few decisions to show; what Hard
-#: misses is the rest of the hand (the comment above ``HardPlayer``).
+#: misses is the rest of the hands (the comment above ``HardPlayer``).
 READINGS = ("off", "voids", "plays", "policy", "chain")
 READING = "policy"
 
@@ -75,20 +75,22 @@ def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BE
     return sample
 
 
-# What the partner's hand is worth, and what a convention recovered of it (stop 21; the code of
-# both experiments was not kept; 200 duplicate deals of seed 33 at 100 deals a move unless
-# said). Hard shown its partner's hand, the opponents' read as usual (``hard:peek=partner`` in
-# the arena), beat Hard by +1.18 ±
-# 0.31 points a round (deals 0–99 +1.13 ± 0.43, 100–199 +1.23 ± 0.44): about the cheat's whole
-# lead (−1.33, ``READINGS``), so what Hard misses most is its partner's hand. (Shown both
-# opponents' hands, hence every hand, it won only +0.18 ± 0.46 over 100 deals: every imagined
-# deal is then the same, and one greedy playout of one deal judges a move worse than many of
-# varied deals; the cheat needs random playouts.)
-# The spec's "open with a card you hold twice" made a convention between Hard partners: a bonus
-# for laying a card whose rank it still holds, added to the search's averages, and the
-# partner's lays read with the policy's bonus for a pair raised from 0.05 to match. A bonus of
-# 0.3 points read at 0.5: +0.08 ± 0.22; 1 point read at 1.5: −0.29 ± 0.22. A lay from a pair
-# tells one rank, not the hand, and each one forced overrides the search's choice.
+# What one hidden hand is worth, and what a convention recovered of the partner's (200
+# duplicate deals of seed 33 at 100 deals a move unless said). Hard shown its partner's hand,
+# the opponents' read as usual (``hard:peek=partner`` in the arena), beat Hard by +1.18 ± 0.23
+# points a round (stop 22, 11 min); shown its next opponent's hand instead (``peek=next``),
+# by +1.02 ± 0.20; partner − next on the same deals +0.16 ± 0.31. About the cheat's whole lead
+# (−1.33, ``READINGS``), and from any one of the three hands: what Hard lacks is how much of the
+# unseen cards it places right, not one seat's in particular. (Shown two hands, hence every
+# hand, it won only +0.18 ± 0.46 over 100 deals, stop 21: every imagined deal is then the same,
+# and one greedy playout of one deal judges a move worse than many of varied deals; the cheat
+# needs random playouts.)
+# The spec's "open with a card you hold twice" made a convention between Hard partners (stop
+# 21, code not kept): a bonus for laying a card whose rank it still holds, added to the
+# search's averages, and the partner's lays read with the policy's bonus for a pair raised from
+# 0.05 to match. A bonus of 0.3 points read at 0.5: +0.08 ± 0.22; 1 point read at 1.5: −0.29 ±
+# 0.22. A lay from a pair tells one rank, not the hand, and each one forced overrides the
+# search's choice.
 
 
 class HardPlayer:
@@ -104,9 +106,9 @@ class HardPlayer:
     after ``iterations`` imagined deals when that is given (deterministic for a seed; tests and
     the arena use it).
 
-    It keeps no convention with its partner (figures above the class): its partner's hand would be
-    worth much, but laying from a pair on purpose, for the partner to read, cost more than it
-    told.
+    It keeps no convention with its partner (figures above the class): any one hidden hand would
+    be worth a point a round, but laying from a pair on purpose, for the partner to read, cost
+    more than it told.
     """
 
     level = "hard"

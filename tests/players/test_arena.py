@@ -10,7 +10,7 @@ import pytest
 from scopone import Rules, SeatView
 from scopone.arena import (
     CheatPlayer,
-    PartnerPeekPlayer,
+    PeekPlayer,
     Settings,
     build,
     main,
@@ -79,34 +79,44 @@ def test_cheat_sees_the_true_deal_and_plays_legal_moves() -> None:
         assert cheat.choose_seeing_all(r, rng) in r.legal_moves()
 
 
-def test_the_partner_peek_imagines_the_partners_true_hand_and_the_rest_as_hard_does() -> None:
-    peek = build("hard:peek=partner", Settings(iterations=3))
-    assert isinstance(peek, PartnerPeekPlayer)
+@pytest.mark.parametrize(("peek", "shown"), [("next", 1), ("partner", 2), ("previous", 3)])
+def test_the_peek_imagines_the_shown_hand_true_and_the_rest_as_hard_does(peek: str, shown: int
+                                                                        ) -> None:
+    player = build(f"hard:peek={peek}", Settings(iterations=3))
+    assert isinstance(player, PeekPlayer)
     rng = random.Random(2)
-    varied = 0  # positions where the opponents' hands were imagined more than one way
+    varied = 0  # positions where the hidden hands were imagined more than one way
     for r in random_positions(25, seed=13):
-        seat, partner = r.turn, (r.turn + 2) % 4
+        seat = r.turn
+        known = {seat, (seat + shown) % 4}
+        hidden = min({0, 1, 2, 3} - known)
         view = SeatView.of(r, seat)
-        peek.truth = r
-        sample = peek.sampler(view)
-        opponents_vary = set()
+        player.truth = r
+        sample = player.sampler(view)
+        imagined = set()
         for _ in range(6):
             d = sample(rng)
-            assert sorted(d.hands[partner]) == sorted(r.hands[partner])
-            assert sorted(d.hands[seat]) == sorted(r.hands[seat])
+            for s in known:
+                assert sorted(d.hands[s]) == sorted(r.hands[s])
             assert [len(h) for h in d.hands] == [len(h) for h in r.hands]
             assert sorted(c for h in d.hands for c in h) == sorted(c for h in r.hands for c in h)
-            opponents_vary.add(tuple(sorted(d.hands[(seat + 1) % 4])))
-        varied += len(opponents_vary) > 1
-        peek.truth = None
-        assert peek.choose_seeing_all(r, rng) in r.legal_moves()
-        assert peek.truth is None  # the truth is lent for one decision only
+            imagined.add(tuple(sorted(d.hands[hidden])))
+        varied += len(imagined) > 1
+        player.truth = None
+        assert player.choose_seeing_all(r, rng) in r.legal_moves()
+        assert player.truth is None  # the truth is lent for one decision only
     assert varied >= 20
-    out = play_deal(("hard:peek=partner", "hard"), Settings(iterations=2), seed=1, index=0)
+    out = play_deal((f"hard:peek={peek}", "hard"), Settings(iterations=2), seed=1, index=0)
     assert len(out.margins) == 2
-    for bad in ("hard:peek=all", "cheat:peek=partner", "normal:peek=partner"):
+
+
+def test_the_peek_takes_only_hard_and_known_seats() -> None:
+    for bad in ("hard:peek=all", "hard:peek=opponents", "cheat:peek=partner",
+                "normal:peek=partner"):
         with pytest.raises(ValueError):
             parse_level(bad)
+    with pytest.raises(ValueError, match="peek is one of"):
+        PeekPlayer("self")
 
 
 def test_hard_and_cheat_in_the_arena_with_iterations() -> None:
