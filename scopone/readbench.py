@@ -35,7 +35,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 
 from .engine import Round, Rules, SeatView
+from .players.chain import STEPS
 from .players.hard import READINGS, HardPlayer, deal_sampler
+from .players.inference import BETA
+from .players.likelihood import MIX, POOL
 
 #: The hidden seats, counted from the seat to play.
 SEATS = {1: "next", 2: "partner", 3: "previous"}
@@ -89,6 +92,39 @@ def score(truth: Round, sample: Callable[[random.Random], Round], rng: random.Ra
     return out
 
 
+#: Settings a reading may take after a colon, as in the arena (``policy:beta=1,pool=8``).
+OPTIONS = ("beta", "pool", "mix", "pbeta", "steps")
+
+
+def parse_reading(text: str) -> tuple[str, dict[str, float]]:
+    """A reading's name and its settings.
+
+    >>> parse_reading("chain:beta=1,steps=16")
+    ('chain', {'beta': 1.0, 'steps': 16.0})
+    """
+    name, _, opts = text.partition(":")
+    if name not in READINGS:
+        raise ValueError(f"unknown reading {name!r}; expected one of {', '.join(READINGS)}")
+    settings = {}
+    for item in filter(None, opts.split(",")):
+        key, _, value = item.partition("=")
+        if key not in OPTIONS:
+            raise ValueError(f"unknown setting {key!r}; expected one of {', '.join(OPTIONS)}")
+        try:
+            settings[key] = float(value)
+        except ValueError:
+            raise ValueError(f"{key} takes a number, not {value!r}") from None
+    return name, settings
+
+
+def sampler(view: SeatView, reading: str) -> Callable[[random.Random], Round]:
+    """The deals ``reading`` (a name with settings) imagines from this view."""
+    name, opts = parse_reading(reading)
+    return deal_sampler(view, name, beta=opts.get("beta", BETA), pool=int(opts.get("pool", POOL)),
+                        mix=opts.get("mix", MIX), partner_beta=opts.get("pbeta"),
+                        steps=int(opts.get("steps", STEPS)))
+
+
 def measure(readings: Sequence[str], deals: int, seed: int, iterations: int, samples: int
             ) -> dict[tuple[str, int, int], list[float]]:
     """Totals by (reading, hidden seat, phase): [placed right summed, positions, bits summed,
@@ -98,8 +134,7 @@ def measure(readings: Sequence[str], deals: int, seed: int, iterations: int, sam
         view = SeatView.of(truth, truth.turn)
         for reading in readings:
             # The same generator for every reading at a position: their differences are theirs.
-            got = score(truth, deal_sampler(view, reading), random.Random(f"{seed}:{n}"),
-                        samples)
+            got = score(truth, sampler(view, reading), random.Random(f"{seed}:{n}"), samples)
             for k, (right, bits, cards) in got.items():
                 t = totals[reading, k, phase]
                 t[0] += right
@@ -128,10 +163,10 @@ def report(totals: dict[tuple[str, int, int], list[float]], readings: Sequence[s
     for reading in readings:
         cells = [_sum(totals, reading, [k], every) for k in SEATS]
         cells.append(_sum(totals, reading, list(SEATS), every))
-        lines.append(f"{reading:<29}" + "".join(f"{r:>9.3f} ({b:+.3f})" for r, b in cells))
+        lines.append(f"{reading:<28} " + "".join(f"{r:>9.3f} ({b:+.3f})" for r, b in cells))
     lines.append("placed right by plays made   " + "".join(f"{p:>9}" for p in PHASES))
     for reading in readings:
-        lines.append(f"{reading:<29}" + "".join(
+        lines.append(f"{reading:<28} " + "".join(
             f"{_sum(totals, reading, list(SEATS), [p])[0]:>9.3f}" for p in every))
     return lines
 
@@ -145,13 +180,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="imagined deals a move of the Hard that plays the rounds")
     parser.add_argument("--samples", type=int, default=40,
                         help="imagined deals a reading makes at each position")
-    parser.add_argument("--readings", default=",".join(r for r in READINGS),
-                        help="comma-separated, from: " + ", ".join(READINGS))
+    parser.add_argument("readings", nargs="*", default=list(READINGS),
+                        help=f"readings to compare (default all: {' '.join(READINGS)}), each "
+                             f"perhaps with settings after a colon: {', '.join(OPTIONS)} "
+                             "(e.g. policy:beta=1,pool=8)")
     args = parser.parse_args(argv)
-    readings = [r for r in args.readings.split(",") if r]
-    unknown = [r for r in readings if r not in READINGS]
-    if unknown or not readings or args.deals < 1 or args.samples < 1 or args.iterations < 1:
-        parser.error(f"readings are some of {', '.join(READINGS)}; counts are positive")
+    try:
+        for reading in args.readings:
+            parse_reading(reading)
+    except ValueError as e:
+        parser.error(str(e))
+    if args.deals < 1 or args.samples < 1 or args.iterations < 1:
+        parser.error("--deals, --samples and --iterations must be positive")
+    readings = args.readings
     started = time.perf_counter()
     totals = measure(readings, args.deals, args.seed, args.iterations, args.samples)
     print(f"{args.deals} rounds of Hard ({args.iterations} deals a move, seed {args.seed}), "

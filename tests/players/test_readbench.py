@@ -67,17 +67,18 @@ def test_each_hidden_seat_is_scored_on_its_own_hand_and_an_empty_one_is_left_out
 def test_the_command_prints_each_reading_by_seat_and_by_phase(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--deals", "1", "--iterations", "2", "--samples", "3",
-                 "--readings", "off,policy"]) == 0
+                 "off", "policy:beta=1,pool=8"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("1 rounds of Hard (2 deals a move, seed 9)")
     assert lines[1].split()[-4:] == ["next", "partner", "previous", "all"]
     rows = {line.split()[0]: line for line in lines[2:4]}
-    assert set(rows) == {"off", "policy"}
+    assert set(rows) == {"off", "policy:beta=1,pool=8"}
     for row in rows.values():
         shares = [float(x) for x in row.split()[1::2]]
         assert len(shares) == 4 and all(0.0 <= s <= 1.0 for s in shares)
     assert lines[4].split()[-5:] == ["1-8", "9-16", "17-24", "25-32", "33-36"]
-    assert [line.split()[0] for line in lines[5:7]] == ["off", "policy"]
-    with pytest.raises(SystemExit) as bad:
-        main(["--readings", "psychic"])
-    assert bad.value.code == 2
+    assert [line.split()[0] for line in lines[5:7]] == ["off", "policy:beta=1,pool=8"]
+    for bad in (["psychic"], ["policy:depth=3"], ["chain:beta=x"], ["--deals", "0"]):
+        with pytest.raises(SystemExit) as stopped:
+            main(bad)
+        assert stopped.value.code == 2
