@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 
 from .engine import Round, Rules, SeatView
+from .players import LEVELS, make_player
 from .players.chain import STEPS
 from .players.hard import READINGS, HardPlayer, deal_sampler
 from .players.inference import BETA
@@ -50,10 +51,12 @@ PHASES = ("1-8", "9-16", "17-24", "25-32", "33-36")
 PRIOR = 2.0
 
 
-def positions(deals: int, seed: int, iterations: int) -> Iterator[tuple[Round, int]]:
-    """Rounds of Hard against itself, yielded before each play with at least five plays left,
-    with the phase (index in ``PHASES``) that play falls in."""
-    hard = HardPlayer(iterations=iterations)
+def positions(deals: int, seed: int, iterations: int, level: str = "hard"
+              ) -> Iterator[tuple[Round, int]]:
+    """Rounds of ``level`` against itself (Hard at ``iterations`` deals a move), yielded before
+    each play with at least five plays left, with the phase (index in ``PHASES``) that play
+    falls in."""
+    player = HardPlayer(iterations=iterations) if level == "hard" else make_player(level)
     for i in range(deals):
         r = Round.deal(Rules(), i % 4, random.Random(f"{seed}:deal:{i}"))
         rngs = [random.Random(f"{seed}:{i}:{s}") for s in range(4)]
@@ -61,7 +64,7 @@ def positions(deals: int, seed: int, iterations: int) -> Iterator[tuple[Round, i
             seat = r.turn
             if r.plays_left > 4:
                 yield r, (40 - r.plays_left) // 8
-            r.play(hard.choose(SeatView.of(r, seat), rngs[seat]), seat)
+            r.play(player.choose(SeatView.of(r, seat), rngs[seat]), seat)
 
 
 def score(truth: Round, sample: Callable[[random.Random], Round], rng: random.Random,
@@ -125,12 +128,12 @@ def sampler(view: SeatView, reading: str) -> Callable[[random.Random], Round]:
                         steps=int(opts.get("steps", STEPS)))
 
 
-def measure(readings: Sequence[str], deals: int, seed: int, iterations: int, samples: int
-            ) -> dict[tuple[str, int, int], list[float]]:
+def measure(readings: Sequence[str], deals: int, seed: int, iterations: int, samples: int,
+            level: str = "hard") -> dict[tuple[str, int, int], list[float]]:
     """Totals by (reading, hidden seat, phase): [placed right summed, positions, bits summed,
     cards]."""
     totals: dict[tuple[str, int, int], list[float]] = defaultdict(lambda: [0.0, 0, 0.0, 0])
-    for n, (truth, phase) in enumerate(positions(deals, seed, iterations)):
+    for n, (truth, phase) in enumerate(positions(deals, seed, iterations, level)):
         view = SeatView.of(truth, truth.turn)
         for reading in readings:
             # The same generator for every reading at a position: their differences are theirs.
@@ -176,6 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=30, help="rounds of Hard against itself")
     parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--level", choices=LEVELS, default="hard",
+                        help="who plays the rounds read (all four seats)")
     parser.add_argument("--iterations", type=int, default=100,
                         help="imagined deals a move of the Hard that plays the rounds")
     parser.add_argument("--samples", type=int, default=40,
@@ -194,8 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--deals, --samples and --iterations must be positive")
     readings = args.readings
     started = time.perf_counter()
-    totals = measure(readings, args.deals, args.seed, args.iterations, args.samples)
-    print(f"{args.deals} rounds of Hard ({args.iterations} deals a move, seed {args.seed}), "
+    totals = measure(readings, args.deals, args.seed, args.iterations, args.samples, args.level)
+    who = (f"Hard ({args.iterations} deals a move, seed {args.seed})" if args.level == "hard"
+           else f"{args.level.capitalize()} (seed {args.seed})")
+    print(f"{args.deals} rounds of {who}, "
           f"{args.samples} imagined deals a reading a position")
     for line in report(totals, readings):
         print(line)

@@ -78,7 +78,12 @@ def test_the_command_prints_each_reading_by_seat_and_by_phase(
         assert len(shares) == 4 and all(0.0 <= s <= 1.0 for s in shares)
     assert lines[4].split()[-5:] == ["1-8", "9-16", "17-24", "25-32", "33-36"]
     assert [line.split()[0] for line in lines[5:7]] == ["off", "policy:beta=1,pool=8"]
-    for bad in (["psychic"], ["policy:depth=3"], ["chain:beta=x"], ["--deals", "0"]):
+    assert main(["--deals", "1", "--level", "normal", "--samples", "2", "voids"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 rounds of Normal (seed 9), 2 imagined deals")
+    assert out.count("voids") == 2
+    for bad in (["psychic"], ["policy:depth=3"], ["chain:beta=x"], ["--deals", "0"],
+                ["--level", "cheat"]):
         with pytest.raises(SystemExit) as stopped:
             main(bad)
         assert stopped.value.code == 2
