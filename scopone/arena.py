@@ -162,10 +162,11 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 #: ``likelihood.MIX``); pbeta reads the partner's plays with a beta of its own; steps is how
 #: many trades the chain reading makes between two deals (``chain.STEPS``); peek shows Hard the
 #: partner's or one opponent's hand (``PeekPlayer``: what reading that seat is worth at
-#: most).
+#: most); sharp reads each seat as one of two types, the second at that sharper beta
+#: (``likelihood.typed_loglik``).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool", "mix", "pbeta", "steps", "prune", "peek")
-HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps", "peek")
+                  "pool", "mix", "pbeta", "steps", "prune", "peek", "sharp")
+HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps", "peek", "sharp")
 
 
 def build(level: str, settings: Settings) -> Player | CheatPlayer:
@@ -200,7 +201,8 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
         pool=int(float(opts.get("pool", POOL))),
         mix=float(opts.get("mix", MIX)),
         partner_beta=float(opts["pbeta"]) if "pbeta" in opts else None,
-        steps=int(float(opts.get("steps", STEPS))))
+        steps=int(float(opts.get("steps", STEPS))),
+        sharp=float(opts["sharp"]) if "sharp" in opts else None)
     if "peek" in opts:
         return PeekPlayer(opts["peek"], **hard)
     return HardPlayer(**hard)

@@ -96,7 +96,7 @@ def score(truth: Round, sample: Callable[[random.Random], Round], rng: random.Ra
 
 
 #: Settings a reading may take after a colon, as in the arena (``policy:beta=1,pool=8``).
-OPTIONS = ("beta", "pool", "mix", "pbeta", "steps")
+OPTIONS = ("beta", "pool", "mix", "pbeta", "steps", "sharp")
 
 
 def parse_reading(text: str) -> tuple[str, dict[str, float]]:
@@ -125,7 +125,7 @@ def sampler(view: SeatView, reading: str) -> Callable[[random.Random], Round]:
     name, opts = parse_reading(reading)
     return deal_sampler(view, name, beta=opts.get("beta", BETA), pool=int(opts.get("pool", POOL)),
                         mix=opts.get("mix", MIX), partner_beta=opts.get("pbeta"),
-                        steps=int(opts.get("steps", STEPS)))
+                        steps=int(opts.get("steps", STEPS)), sharp=opts.get("sharp"))
 
 
 def measure(readings: Sequence[str], deals: int, seed: int, iterations: int, samples: int,

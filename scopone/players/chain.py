@@ -25,7 +25,7 @@ from collections.abc import Callable
 from ..engine import Round, SeatView
 from ..engine.cards import BIT, RANK_MASK
 from .inference import rank_voids
-from .likelihood import MIX, POLICY_BETA, _seen_plays, seat_loglik
+from .likelihood import MIX, POLICY_BETA, _seen_plays, typed_loglik
 
 #: Trades proposed between two deals handed to the search.
 STEPS = 8
@@ -35,7 +35,8 @@ VOID_COST = 12.0
 
 def chain_sampler(view: SeatView, base: Callable[[random.Random], Round],
                   beta: float = POLICY_BETA, steps: int = STEPS, mix: float = MIX,
-                  partner_beta: float | None = None) -> Callable[[random.Random], Round]:
+                  partner_beta: float | None = None, sharp: float | None = None
+                  ) -> Callable[[random.Random], Round]:
     """Deals from a Metropolis chain started at a deal drawn by ``base`` (which should keep
     the voids), ``steps`` trades apart, in proportion to how likely each makes the other seats'
     past plays (``likelihood.seat_loglik``) and to the voids they showed."""
@@ -59,7 +60,7 @@ def chain_sampler(view: SeatView, base: Callable[[random.Random], Round],
     def energy(s: int, hand: int) -> float:
         got = memo.get((s, hand))
         if got is None:
-            got = seat_loglik(rows[s], hand, counts, betas[s], mix) if rows[s] else 0.0
+            got = typed_loglik(rows[s], hand, counts, betas[s], mix, sharp) if rows[s] else 0.0
             got -= VOID_COST * (hand & void_cards[s]).bit_count()
             memo[(s, hand)] = got
         return got

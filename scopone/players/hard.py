@@ -48,7 +48,8 @@ READING = "policy"
 
 def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BETA,
                  pool: int = POOL, mix: float = MIX, partner_beta: float | None = None,
-                 steps: int = STEPS) -> Callable[[random.Random], Round]:
+                 steps: int = STEPS, sharp: float | None = None
+                 ) -> Callable[[random.Random], Round]:
     """How Hard imagines the unseen cards from this view (``READINGS``; True and False are
     ``voids`` and ``off``). Only the view goes in: nothing hidden can."""
     if isinstance(reading, bool):
@@ -58,10 +59,11 @@ def deal_sampler(view: SeatView, reading: str | bool = READING, beta: float = BE
     if reading == "off":
         return view.sample_round
     if reading == "chain":
-        return chain_sampler(view, deal_sampler(view, "voids"), beta, steps, mix, partner_beta)
+        return chain_sampler(view, deal_sampler(view, "voids"), beta, steps, mix, partner_beta,
+                             sharp)
     if reading == "policy":
         return policy_sampler(view, deal_sampler(view, "voids"), beta, pool, mix,
-                              partner_beta)
+                              partner_beta, sharp)
     voids = rank_voids(view)
     if reading == "plays":
         weights = card_weights(view, beta)
@@ -117,7 +119,8 @@ class HardPlayer:
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
                  reading: str = READING, early_stop: bool | None = None,
                  beta: float = BETA, pool: int = POOL, mix: float = MIX,
-                 partner_beta: float | None = None, steps: int = STEPS) -> None:
+                 partner_beta: float | None = None, steps: int = STEPS,
+                 sharp: float | None = None) -> None:
         if limits is None:
             if iterations is None and time_budget <= 0:
                 raise ValueError(f"time_budget must be positive, not {time_budget!r}")
@@ -139,12 +142,13 @@ class HardPlayer:
         self.mix = mix
         self.partner_beta = partner_beta
         self.steps = steps
+        self.sharp = sharp
         self.last_samples = 0  # imagined deals behind the last decision, for benchmarks
 
     def sampler(self, view: SeatView) -> Callable[[random.Random], Round]:
         """How this player imagines the unseen cards (``deal_sampler`` with its settings)."""
         return deal_sampler(view, self.reading, self.beta, self.pool, self.mix,
-                            self.partner_beta, self.steps)
+                            self.partner_beta, self.steps, self.sharp)
 
     def choose(self, view: SeatView, rng: random.Random) -> Move:
         moves = view.legal_moves()

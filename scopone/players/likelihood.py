@@ -166,6 +166,26 @@ def seat_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, i
     return total
 
 
+#: Prior share of the sharp type in ``typed_loglik``.
+SHARP_SHARE = 0.5
+
+
+def typed_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, int],
+                 beta: float, mix: float = MIX, sharp: float | None = None,
+                 share: float = SHARP_SHARE) -> float:
+    """``seat_loglik``, or with ``sharp`` given, that of a seat of one of two types: one that
+    plays as the model at ``beta`` or one (``share`` of seats, before any play) that plays as
+    it at the sharper ``sharp``. A seat whose plays the model foresees (Normal, a player of
+    habits) is read sharply; one it does not (Hard itself) falls back on ``beta``."""
+    soft = seat_loglik(rows, hand_now, counts, beta, mix)
+    if sharp is None:
+        return soft
+    tight = seat_loglik(rows, hand_now, counts, sharp, mix)
+    top = max(soft, tight)
+    return top + math.log((1.0 - share) * math.exp(soft - top)
+                          + share * math.exp(tight - top))
+
+
 def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int, int],
                 beta: float, mix: float = MIX) -> float:
     """Log-likelihood of the plays ``seen`` if the hands now were ``hands`` (bit masks)."""
@@ -175,7 +195,8 @@ def deal_loglik(seen: list[_Seen], hands: list[int], counts: tuple[int, int, int
 
 def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                    beta: float = POLICY_BETA, pool: int = POOL, mix: float = MIX,
-                   partner_beta: float | None = None) -> Callable[[random.Random], Round]:
+                   partner_beta: float | None = None, sharp: float | None = None
+                   ) -> Callable[[random.Random], Round]:
     """Deals drawn by ``base`` and kept one in ``pool``, in proportion to how likely each makes
     the other seats' past plays (``deal_loglik``); the partner's read with ``partner_beta``
     when given (a partner that plays better than the model; 4 against 2 measured −0.02 ± 0.23
@@ -203,8 +224,8 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
                     hand |= BIT[c]
                 got = memo.get((s, hand))
                 if got is None:
-                    got = memo[(s, hand)] = seat_loglik(seat_rows, hand, counts,
-                                                        betas[s], mix)
+                    got = memo[(s, hand)] = typed_loglik(seat_rows, hand, counts,
+                                                         betas[s], mix, sharp)
                 total += got
             logs.append(total)
         top = max(logs)
@@ -213,5 +234,5 @@ def policy_sampler(view: SeatView, base: Callable[[random.Random], Round],
     return sample
 
 
-__all__ = ["MIX", "POLICY_BETA", "POOL", "deal_loglik", "policy_sampler", "policy_values",
-           "seat_loglik"]
+__all__ = ["MIX", "POLICY_BETA", "POOL", "SHARP_SHARE", "deal_loglik", "policy_sampler",
+           "policy_values", "seat_loglik", "typed_loglik"]

@@ -150,9 +150,11 @@ def test_each_side_takes_its_own_settings() -> None:
     assert isinstance(e, HardPlayer) and (e.reading, e.steps, c.steps) == ("chain", 3, 8)
     f = build("hard:prune=0", Settings(iterations=50))
     assert isinstance(f, HardPlayer) and (f.limits.prune, c.limits.prune) == (False, True)
+    g = build("hard:sharp=8,pool=16", Settings(iterations=50))
+    assert isinstance(g, HardPlayer) and (g.sharp, g.pool, c.sharp) == (8.0, 16, None)
     for bad in ("hard:reading=maybe", "hard:budget=0", "normal:budget=1", "cheat:reading=off",
                 "hard:iterations=many", "hard:speed=2", "cheat:pbeta=4", "hard:mix=some",
-                "cheat:steps=4", "hard:steps=few"):
+                "cheat:steps=4", "hard:steps=few", "cheat:sharp=8", "hard:sharp=very"):
         with pytest.raises(ValueError):
             parse_level(bad)
 

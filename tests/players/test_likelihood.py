@@ -5,10 +5,19 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
 from scopone import Move, SeatView
 from scopone.engine.cards import ALL_MASK, BIT
 from scopone.players.hard import deal_sampler
-from scopone.players.likelihood import _seen_plays, deal_loglik, policy_sampler, policy_values
+from scopone.players.likelihood import (
+    _seen_plays,
+    deal_loglik,
+    policy_sampler,
+    policy_values,
+    seat_loglik,
+    typed_loglik,
+)
 from scopone.players.playout import policy_pair
 
 from .helpers import card, deals_holding, position, random_positions
@@ -80,6 +89,29 @@ def test_chance_mixed_into_the_model_bounds_what_one_play_can_cost() -> None:
     assert gaps[0.0] > gaps[0.2] > gaps[0.5] > 0
     assert gaps[0.2] < math.log(2 / 0.2)
     assert gaps[1.0] == 0.0  # all chance: the play says nothing
+
+
+def test_a_seat_of_two_types_is_read_sharply_only_where_its_play_fits_the_sharp_model() -> None:
+    # Seat 1 lays 1C on 7C 9S 8B. Holding 7S it passed a capture: the sharp model all but
+    # rules that out, so that hand is read as the soft model reads it (the sharp type
+    # explains nothing: half the prior lost). Holding 4B, 1C was a fine play for both types.
+    r = position(["3B 9D", "1C 2S", "4B 6S", "7S 5D"], table="7C 9S 8B", to_play=1)
+    r.play(Move(card("1C")))
+    view = SeatView.of(r, 0)
+    rows = _seen_plays(view)
+    counts = view.hand_counts
+    seven, four = _masks({1: "7S"})[1], _masks({1: "4B"})[1]
+    soft = {h: seat_loglik(rows, h, counts, 2.0) for h in (seven, four)}
+    tight = {h: seat_loglik(rows, h, counts, 8.0) for h in (seven, four)}
+    typed = {h: typed_loglik(rows, h, counts, 2.0, sharp=8.0) for h in (seven, four)}
+    for h in (seven, four):
+        assert typed_loglik(rows, h, counts, 2.0) == soft[h]
+        assert typed[h] == pytest.approx(math.log(0.5 * math.exp(soft[h])
+                                                  + 0.5 * math.exp(tight[h])))
+    assert tight[seven] < soft[seven] - 4.0
+    assert typed[seven] == pytest.approx(soft[seven] - math.log(2), abs=0.02)
+    # Against the fitting hand it reads more than the soft model, less than the sharp one.
+    assert soft[four] - soft[seven] < typed[four] - typed[seven] < tight[four] - tight[seven]
 
 
 def test_a_seat_that_laid_a_card_instead_of_taking_is_rarely_dealt_the_taker() -> None:

@@ -33,6 +33,7 @@ PLAYERS = {
     "hard": (lambda: HardPlayer(iterations=4), 40),
     "hard-reading-cards": (lambda: HardPlayer(iterations=4, reading="plays"), 20),
     "hard-reading-chain": (lambda: HardPlayer(iterations=4, reading="chain"), 20),
+    "hard-reading-two-types": (lambda: HardPlayer(iterations=4, sharp=8.0, pool=16), 20),
     # And with early stop it decides when to stop from those deals only.
     "hard-early-stop": (lambda: HardPlayer(iterations=64, early_stop=True), 12),
 }
