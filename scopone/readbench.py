@@ -3,8 +3,9 @@
 Showing Hard any one of the three hidden hands wins it about a point a round (``arena``'s
 ``peek``: partner +1.18 ± 0.23, next opponent +1.02 ± 0.20), so what a reading is worth is how
 much of the unseen cards it places right. This measures that in a minute where the arena takes
-ten: positions come from rounds Hard plays against itself (as in the arena), and at each one
-every reading imagines the unseen cards ``--samples`` times. For each hidden seat (the next
+ten: positions come from rounds Hard plays against itself (as in the arena; ``--level normal``
+reads Normal's rounds instead), and at each one every reading imagines the unseen cards
+``--samples`` times. For each hidden seat (the next
 opponent, the partner, the previous opponent):
 
 - *placed right*: the share of the seat's imagined cards that it truly holds (a third by chance
@@ -12,7 +13,7 @@ opponent, the partner, the previous opponent):
 - *bits a card*: for each card the seat truly holds, log2 of the share of imagined deals that
   gave it to that seat (drawn towards chance by ``PRIOR``), minus log2 of its chance there (the
   seat's hand size over the unseen cards). Zero for a reading that knows nothing, less what
-  a share estimated from few deals scatters (``off`` reads about −0.04 at 40 deals): compare
+  a share estimated from few deals scatters (``off`` reads about −0.03 at 40 deals): compare
   readings at the same ``--samples``. Unlike *placed right*, it punishes a reading sure of a
   wrong seat.
 
@@ -21,8 +22,12 @@ Measured (stop 22, the default command, 112 s): bits a card ``off`` −0.03, ``v
 0.390 (0.431 to 0.476 in the 33rd to 36th plays for the last three). The arena's order follows
 the bits, not the share placed right (``policy`` − ``plays`` +0.19 ± 0.21, ``chain`` −
 ``policy`` +0.04 ± 0.22: the chain places most right but is surer of wrong seats too). A
-hand shown is 1.58 bits a card: the readings have a twentieth of it. A reading that scores
-higher here is not yet stronger: the arena decides.
+hand shown is 1.58 bits a card: the readings have a twentieth of it. Normal's rounds say more
+to a sharp model: ``policy`` +0.05 there too, but ``chain:beta=8,steps=16`` +0.15 (on Hard's
+rounds +0.03: surer of wrong seats), and reading each seat as one of two types
+(``sharp``, ``likelihood.typed_loglik``) keeps most of both: ``policy:sharp=8,pool=16`` +0.12
+on Normal's rounds, +0.07 on Hard's. A reading that scores higher here is not yet stronger: the
+arena decides.
 """
 
 from __future__ import annotations
