@@ -5,8 +5,8 @@ Showing Hard any one of the three hidden hands wins it about a point a round (``
 much of the unseen cards it places right. This measures that in a minute where the arena takes
 ten: positions come from rounds Hard plays against itself (as in the arena; ``--level normal``
 reads Normal's rounds instead), and at each one every reading imagines the unseen cards
-``--samples`` times. For each hidden seat (the next
-opponent, the partner, the previous opponent):
+``--samples`` times. For each hidden seat (the next opponent, the partner, the previous
+opponent):
 
 - *placed right*: the share of the seat's imagined cards that it truly holds (a third by chance
   when the three hands are even; 1 for a hand shown);
@@ -156,9 +156,9 @@ def _sum(totals: dict[tuple[str, int, int], list[float]], reading: str,
          seats: Sequence[int], phases: Sequence[int]) -> tuple[float, float]:
     # Placed right (a mean over positions and seats) and bits a card, over the cells given.
     cells = [totals[reading, k, p] for k in seats for p in phases if (reading, k, p) in totals]
-    positions = sum(c[1] for c in cells)
+    seen = sum(c[1] for c in cells)
     cards = sum(c[3] for c in cells)
-    return (sum(c[0] for c in cells) / positions if positions else math.nan,
+    return (sum(c[0] for c in cells) / seen if seen else math.nan,
             sum(c[2] for c in cells) / cards if cards else math.nan)
 
 
@@ -182,7 +182,7 @@ def report(totals: dict[tuple[str, int, int], list[float]], readings: Sequence[s
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scopone.readbench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=30, help="rounds of Hard against itself")
+    parser.add_argument("--deals", type=int, default=30, help="rounds played and read")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--level", choices=LEVELS, default="hard",
                         help="who plays the rounds read (all four seats)")

@@ -39,7 +39,8 @@ def chain_sampler(view: SeatView, base: Callable[[random.Random], Round],
                   ) -> Callable[[random.Random], Round]:
     """Deals from a Metropolis chain started at a deal drawn by ``base`` (which should keep
     the voids), ``steps`` trades apart, in proportion to how likely each makes the other seats'
-    past plays (``likelihood.seat_loglik``) and to the voids they showed."""
+    past plays (``likelihood.seat_loglik``, or ``typed_loglik`` with ``sharp``) and to the
+    voids they showed."""
     seen = _seen_plays(view)
     others = [s for s in range(4) if s != view.seat and view.hand_counts[s]]
     if not seen or len(others) < 2 or steps < 1:
