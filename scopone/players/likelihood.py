@@ -142,7 +142,14 @@ def seat_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, i
                 beta: float, mix: float = MIX) -> float:
     """Log-likelihood of one seat's plays ``rows`` if it holds ``hand_now`` (a bit mask): each
     play chosen by the model, or with chance ``mix`` uniformly among the hand's moves."""
-    total = 0.0
+    return _seat_logliks(rows, hand_now, counts, (beta,), mix)[0]
+
+
+def _seat_logliks(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, int],
+                  betas: tuple[float, ...], mix: float) -> list[float]:
+    # ``seat_loglik`` at several sharpnesses at once: scoring a hand's moves (policy_values) is
+    # most of the cost, and it does not depend on the sharpness.
+    totals = [0.0] * len(betas)
     for p in rows:
         hand = hand_now | p.later
         if hand.bit_count() < 2:
@@ -153,17 +160,20 @@ def seat_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, i
                                counts[(p.seat + 3) & 3] + p.prev_later, p.last)
         top = max(v for _, _, v in values)
         made = top - 50.0  # (never left so: the move made is always among its hand's moves)
-        norm = 0.0
         for c, m, v in values:
-            norm += math.exp(beta * (v - top))
             if c == p.card and m == p.capture:
                 made = v
-        if mix:
-            total += math.log((1.0 - mix) * math.exp(beta * (made - top)) / norm
-                              + mix / len(values))
-        else:
-            total += beta * (made - top) - math.log(norm)
-    return total
+                break
+        for i, beta in enumerate(betas):
+            norm = 0.0
+            for _, _, v in values:
+                norm += math.exp(beta * (v - top))
+            if mix:
+                totals[i] += math.log((1.0 - mix) * math.exp(beta * (made - top)) / norm
+                                      + mix / len(values))
+            else:
+                totals[i] += beta * (made - top) - math.log(norm)
+    return totals
 
 
 #: Prior share of the sharp type in ``typed_loglik``.
@@ -177,10 +187,9 @@ def typed_loglik(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int, 
     plays as the model at ``beta`` or one (``share`` of seats, before any play) that plays as
     it at the sharper ``sharp``. A seat whose plays the model foresees (Normal, a player of
     habits) is read sharply; one it does not (Hard itself) falls back on ``beta``."""
-    soft = seat_loglik(rows, hand_now, counts, beta, mix)
     if sharp is None:
-        return soft
-    tight = seat_loglik(rows, hand_now, counts, sharp, mix)
+        return seat_loglik(rows, hand_now, counts, beta, mix)
+    soft, tight = _seat_logliks(rows, hand_now, counts, (beta, sharp), mix)
     top = max(soft, tight)
     return top + math.log((1.0 - share) * math.exp(soft - top)
                           + share * math.exp(tight - top))
