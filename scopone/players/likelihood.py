@@ -176,7 +176,9 @@ def _seat_logliks(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int,
     return totals
 
 
-#: Prior share of the sharp type in ``typed_loglik``.
+#: Prior share of the sharp type in ``typed_loglik``. 0.2 read no better by the chain at 100
+#: deals a move (stop 23): −0.18 ± 0.21 against ``policy`` head to head, +0.51 ± 0.31 against
+#: Normal, where 0.5 read −0.06 ± 0.23 and +0.45 ± 0.32 (README).
 SHARP_SHARE = 0.5
 
 
