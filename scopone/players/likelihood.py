@@ -160,14 +160,19 @@ def _seat_logliks(rows: list[_Seen], hand_now: int, counts: tuple[int, int, int,
                                counts[(p.seat + 3) & 3] + p.prev_later, p.last)
         top = max(v for _, _, v in values)
         made = top - 50.0  # (never left so: the move made is always among its hand's moves)
+        # The first sharpness's sum is taken while looking for the move made: one pass, as
+        # cheap as before for the usual single one.
+        first = betas[0]
+        norm = 0.0
         for c, m, v in values:
+            norm += math.exp(first * (v - top))
             if c == p.card and m == p.capture:
                 made = v
-                break
         for i, beta in enumerate(betas):
-            norm = 0.0
-            for _, _, v in values:
-                norm += math.exp(beta * (v - top))
+            if i:
+                norm = 0.0
+                for _, _, v in values:
+                    norm += math.exp(beta * (v - top))
             if mix:
                 totals[i] += math.log((1.0 - mix) * math.exp(beta * (made - top)) / norm
                                       + mix / len(values))
