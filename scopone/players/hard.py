@@ -54,8 +54,8 @@ TIEBREAK = 0.25
 #: +0.72; seed 3). By the chain (``reading=chain,sharp=8,steps=16``) head to head −0.06 ±
 #: 0.23 (113 against 66 ms a move), each against Normal +0.45 ± 0.32 (CI +0.13 … +0.76; 80
 #: against 66 ms a move once both types were scored in one pass, stop 23); but at 1 s a move
-#: against ``policy`` −0.17 ± 0.24 (CI −0.41 … +0.07; 200 duplicate deals, seed 7), so
-#: ``policy`` stays: against Hard, the strongest player the arena has, it reads worse.
+#: against ``policy`` −0.17 ± 0.24 (CI −0.41 … +0.07; 200 duplicate deals, seed 7), and
+#: each against Normal only +0.16 ± 0.25 (seed 3): ``policy`` stays.
 READINGS = ("off", "voids", "plays", "policy", "chain")
 READING = "policy"
 
