@@ -9,6 +9,7 @@ Hard is measured against. It exists only here, never in ``make_player`` or the w
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -27,7 +28,7 @@ from .players.chain import STEPS
 from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
 from .players.likelihood import MIX, POOL
 from .players.normal import move_score
-from .players.search import EXACT_PLAYS, SearchLimits, search
+from .players.search import EXACT_PLAYS, TAIL_PLAYS, SearchLimits, search
 
 ARENA_LEVELS = ("easy", "normal", "hard", "cheat")
 CHEAT_EPSILON = 0.1
@@ -41,7 +42,7 @@ class CheatPlayer:
     def __init__(self, limits: SearchLimits, tiebreak: float = TIEBREAK) -> None:
         if limits.epsilon == 0.0:
             # Greedy playouts of the one true deal all come out the same: one is enough.
-            limits = SearchLimits(seconds=None, iterations=1, exact_plays=limits.exact_plays)
+            limits = dataclasses.replace(limits, seconds=None, iterations=1)
         self.limits = limits
         self.tiebreak = tiebreak
 
@@ -152,20 +153,21 @@ def parse_level(text: str) -> tuple[str, dict[str, str]]:
 
 
 #: Settings the arena may vary for hard and cheat (evaluation only): seconds a move, imagined
-#: deals a move, plays left solved exactly, Normal's weight in near-ties, share of random moves
-#: in playouts, whether moves trailing far behind stop being played out (prune=0|1, on by
-#: default: ``search.PRUNE_MARGIN``), and (hard only) how the table is read
-#: (``hard.READINGS``), whether to stop early when one move is clearly best (stop=1; by default
-#: on with a budget, off with iterations), how sharply it reads the plays (beta,
-#: ``inference.BETA``), how many candidate deals the policy reading picks each deal from (pool,
-#: ``likelihood.POOL``) and what share of each modelled play it leaves to chance (mix,
+#: deals a move, plays left solved exactly (exact: from the root; tail: at the end of every
+#: playout, ``search.TAIL_PLAYS``, 0 for greedy playouts to the end), Normal's weight in
+#: near-ties, share of random moves in playouts, whether moves trailing far behind stop being
+#: played out (prune=0|1, on by default: ``search.PRUNE_MARGIN``), and (hard only) how the
+#: table is read (``hard.READINGS``), whether to stop early when one move is clearly best
+#: (stop=1; by default on with a budget, off with iterations), how sharply it reads the plays
+#: (beta, ``inference.BETA``), how many candidate deals the policy reading picks each deal from
+#: (pool, ``likelihood.POOL``) and what share of each modelled play it leaves to chance (mix,
 #: ``likelihood.MIX``); pbeta reads the partner's plays with a beta of its own; steps is how
 #: many trades the chain reading makes between two deals (``chain.STEPS``); peek shows Hard the
 #: partner's or one opponent's hand (``PeekPlayer``: what reading that seat is worth at
 #: most); sharp reads each seat as one of two types, the second at that sharper beta
 #: (``likelihood.typed_loglik``).
 SEARCH_OPTIONS = ("budget", "iterations", "exact", "tiebreak", "epsilon", "reading", "stop", "beta",
-                  "pool", "mix", "pbeta", "steps", "prune", "peek", "sharp")
+                  "pool", "mix", "pbeta", "steps", "prune", "peek", "sharp", "tail")
 HARD_ONLY = ("reading", "stop", "beta", "pool", "mix", "pbeta", "steps", "peek", "sharp")
 
 
@@ -189,6 +191,7 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
         # greedy playout a move).
         epsilon=float(opts.get("epsilon", CHEAT_EPSILON if name == "cheat" else 0.0)),
         prune=bool(float(opts.get("prune", 1))),
+        tail_plays=int(float(opts.get("tail", TAIL_PLAYS))),
     )
     tiebreak = float(opts.get("tiebreak", TIEBREAK))
     if name == "cheat":

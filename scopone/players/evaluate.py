@@ -9,6 +9,7 @@ over those deals: the spread to expect between two independent runs.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -40,8 +41,7 @@ def evaluate_moves(view: SeatView, rng: random.Random,
     if len(moves) == 1:
         return [MoveValue(Move.from_masks(*moves[0]), 0.0, 0, 0.0)]
     if limits.prune:
-        limits = SearchLimits(limits.seconds, limits.iterations, limits.exact_plays,
-                              limits.epsilon, prune=False)
+        limits = dataclasses.replace(limits, prune=False)
     # Per-deal margins are kept so each move's spread is known, not just its mean.
     per_move: list[list[float]] = [[] for _ in moves]
 

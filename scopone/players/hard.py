@@ -114,9 +114,10 @@ class HardPlayer:
 
     Imagined deals give the unseen cards to the other seats as the table reads (``READINGS``):
     no card of a rank a seat has shown it lacks, and each whole deal as often as it explains the
-    moves the other seats made. Each legal move is played out in every deal by the greedy policy,
-    or solved exactly near the end; the best average margin for the pair wins, Normal's
-    judgement breaking near-ties.
+    moves the other seats made. Each legal move is played out in every deal by the greedy policy
+    until the last plays, which are solved exactly (``search.TAIL_PLAYS``; near the end of the
+    round the whole rest is); the best average margin for the pair wins, Normal's judgement
+    breaking near-ties.
 
     Anytime: stops at ``time_budget`` seconds a move (sooner once one move is clearly best), or
     after ``iterations`` imagined deals when that is given (deterministic for a seed; tests and

@@ -7,7 +7,8 @@ A better-judging policy has not made Hard stronger: playouts choosing by a model
 own choices (stop 21; it predicts them better than this policy, see ``hard.READINGS``) read
 −0.12 ± 0.23 inside Hard and cost 30% more time (200 duplicate deals, seed 33, 100 deals a
 move); this policy's weights tuned by self-play (+0.13 ± 0.02 policy against policy) read
-−0.13 ± 0.21 inside Hard (stop 20). How well the playouts play is not what limits Hard.
+−0.13 ± 0.21 inside Hard (stop 20). What paid was handing each playout's last plays to the
+exact solver (``search.TAIL_PLAYS``, stop 24): how the round ends, not how its middle is played.
 """
 
 from __future__ import annotations
@@ -116,9 +117,11 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
     return best_move
 
 
-def greedy_playout(r: Round, rand: random.Random, epsilon: float = 0.0) -> None:
-    """Play ``r`` to the end with the greedy policy (fast path, no history)."""
-    while r.plays_left and r.hands[r.turn]:  # (scripted uneven hands can run dry early)
+def greedy_playout(r: Round, rand: random.Random, epsilon: float = 0.0, stop_at: int = 0
+                   ) -> None:
+    """Play ``r`` with the greedy policy (fast path, no history) until ``stop_at`` plays are
+    left, by default to the end."""
+    while r.plays_left > stop_at and r.hands[r.turn]:  # (scripted uneven hands can run dry early)
         c, m = policy_pair(r, epsilon, rand)
         r.apply(c, m)
 

@@ -1,8 +1,9 @@
 """Determinized Monte Carlo search: deal the unseen cards many ways, play every move out in each.
 
 Every candidate move is evaluated on the same imagined deals (common random numbers), so the
-comparison between moves is sharper than the noise of any single deal. Near the end of the round
-each imagined deal is solved exactly instead of played out.
+comparison between moves is sharper than the noise of any single deal. Each playout is greedy
+until its last few plays, which are solved exactly; near the end of the round each imagined deal
+is solved exactly from the start.
 
 Why flat and not a tree: an information-set tree search (one tree over all imagined deals, the
 first plays after each move chosen by UCB, the rest played out greedily) lost to this search at
@@ -31,6 +32,16 @@ from .playout import greedy_playout
 EXACT_PLAYS = 8
 
 
+#: Plays left at which every playout hands over to the exact solver: the greedy policy plays the
+#: middle of the round, the solver its last plays, where the round's last capture, the scope of
+#: its last cards and the primiera's sevens are decided. Against greedy playouts to the end, at
+#: 100 deals a move: +0.34 ± 0.22 points a round (CI +0.12 … +0.55; 200 duplicate deals, seed
+#: 33), for a deal that costs half as much again (98 against 65 ms a move); at 1 s a move:
+#: +0.27 ± 0.23 (CI +0.04 … +0.49; 200 duplicate deals, seed 7), mean think time 395 against
+#: 361 ms, p95 901 ms both.
+TAIL_PLAYS = 8
+
+
 #: Share of the time budget the search itself may use.
 SAFETY = 0.9
 
@@ -52,6 +63,9 @@ class SearchLimits:
     #: Stop before the limits once one move is clearly best (``CLEAR_Z``): the time saved is
     #: the service's. Off for the coach, whose every margin is read.
     early_stop: bool = False
+    #: Plays left at which each playout stops being greedy and the rest is solved exactly
+    #: (0: greedy to the end).
+    tail_plays: int = TAIL_PLAYS
 
 
 #: Every this many deals, moves whose average trails the best by more than PRUNE_MARGIN points
@@ -94,10 +108,19 @@ def evaluate_deal(r: Round, moves: list[tuple[int, int]], pair: int, rng: random
         # The mover is of ``pair`` (the searcher's turn), so the solver's margin is ours.
         return [float(v) for v in Solver(r.napola).move_values(r, moves)]
     out = []
+    tail = limits.tail_plays
     for c, m in moves:
         child = r.copy()
         child.apply(c, m)
-        greedy_playout(child, rng, limits.epsilon)
+        if tail:
+            greedy_playout(child, rng, limits.epsilon, stop_at=tail)
+            if child.plays_left and child.hands[child.turn]:
+                v = Solver(child.napola).value(child)
+                # The solver answers for the pair to play.
+                out.append(float(v if child.turn % 2 == pair else -v))
+                continue
+        else:
+            greedy_playout(child, rng, limits.epsilon)
         a, b = child.points()
         out.append(float(a - b if pair == 0 else b - a))
     return out
@@ -171,4 +194,4 @@ def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]
     return result
 
 
-__all__ = ["EXACT_PLAYS", "SearchLimits", "SearchResult", "evaluate_deal", "search"]
+__all__ = ["EXACT_PLAYS", "TAIL_PLAYS", "SearchLimits", "SearchResult", "evaluate_deal", "search"]

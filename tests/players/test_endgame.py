@@ -8,6 +8,7 @@ import pytest
 
 from scopone import Round, Rules
 from scopone.players.endgame import Solver
+from scopone.players.playout import policy_pair
 from scopone.players.search import SearchLimits, evaluate_deal
 
 from .helpers import card, position
@@ -69,3 +70,34 @@ def test_search_solves_exactly_near_the_end() -> None:
     moves = r.legal_pairs()
     got = evaluate_deal(r, moves, r.turn % 2, random.Random(1), SearchLimits(exact_plays=12))
     assert got == [float(-brute_force(_after(r, c, m))) for c, m in moves]
+
+
+def test_playouts_hand_their_last_plays_to_the_solver() -> None:
+    # From 10 plays left, with the solver taking over at 9 the greedy policy plays no card: each
+    # move is worth exactly what the position it leaves is worth (the opponents to play). At 8
+    # the next seat plays its greedy card first, and the solver answers for the mover's pair.
+    rng = random.Random(12)
+    greedy_differs = False
+    for i in range(12):
+        r = Round.deal(Rules(), i % 4, rng)
+        r.history = None
+        while r.plays_left > 10:
+            pairs = r.legal_pairs()
+            r.apply(*pairs[rng.randrange(len(pairs))])
+        moves = r.legal_pairs()
+        pair = r.turn % 2
+        limits = SearchLimits(exact_plays=4, tail_plays=9)
+        exact = [float(-brute_force(_after(r, c, m))) for c, m in moves]
+        assert evaluate_deal(r, moves, pair, random.Random(1), limits) == exact, r
+        after_one = []
+        for c, m in moves:
+            child = _after(r, c, m)
+            child.apply(*policy_pair(child, 0.0, random.Random(1)))
+            after_one.append(float(brute_force(child)))
+        limits = SearchLimits(exact_plays=4, tail_plays=8)
+        assert evaluate_deal(r, moves, pair, random.Random(1), limits) == after_one, r
+        greedy = evaluate_deal(r, moves, pair, random.Random(1),
+                               SearchLimits(exact_plays=4, tail_plays=0))
+        greedy_differs = greedy_differs or greedy != exact
+    # The positions are ones where playing out greedily misjudges some move.
+    assert greedy_differs
