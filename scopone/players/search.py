@@ -108,21 +108,19 @@ def evaluate_deal(r: Round, moves: list[tuple[int, int]], pair: int, rng: random
         # The mover is of ``pair`` (the searcher's turn), so the solver's margin is ours.
         return [float(v) for v in Solver(r.napola).move_values(r, moves)]
     out = []
-    tail = limits.tail_plays
+    solver = None  # one memo for the deal: every move's playout ends in the same cards
     for c, m in moves:
         child = r.copy()
         child.apply(c, m)
-        if tail:
-            greedy_playout(child, rng, limits.epsilon, stop_at=tail)
-            if child.plays_left and child.hands[child.turn]:
-                v = Solver(child.napola).value(child)
-                # The solver answers for the pair to play.
-                out.append(float(v if child.turn % 2 == pair else -v))
-                continue
+        greedy_playout(child, rng, limits.epsilon, stop_at=limits.tail_plays)
+        if child.plays_left and child.hands[child.turn]:
+            solver = solver or Solver(child.napola)
+            v = solver.value(child)
+            # The solver answers for the pair to play.
+            out.append(float(v if child.turn % 2 == pair else -v))
         else:
-            greedy_playout(child, rng, limits.epsilon)
-        a, b = child.points()
-        out.append(float(a - b if pair == 0 else b - a))
+            a, b = child.points()
+            out.append(float(a - b if pair == 0 else b - a))
     return out
 
 
