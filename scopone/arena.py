@@ -364,8 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="play A and B each against LEVEL on the same deals instead of against "
                     "each other, and report (A − LEVEL) − (B − LEVEL) deal by deal")
     ap.add_argument("--margins", metavar="FILE", type=Path, default=None,
-                    help="append each deal's figure to FILE (JSON lines) and report every deal "
-                    "of this pairing and seed in FILE: runs extended with --first add up exactly")
+                    help="append each deal's figure to FILE (JSON lines) as it is played and "
+                    "report every deal of this pairing and seed in FILE: runs stopped early or "
+                    "extended with --first add up exactly")
     args = ap.parse_args(argv)
     for level in (args.level_a, args.level_b, *([args.versus] if args.versus else [])):
         try:
@@ -387,9 +388,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     wins: list[float] = []
     margins: list[float] = []
     times: dict[str, list[float]] = {}
+    pairing = _pairing(args, levels, None)
     for k, out in enumerate(run(levels, args.deals, args.seed, settings, args.jobs,
                                 args.matches, args.first), 1):
         per_unit.append(statistics.fmean(out.margins))
+        _keep_margin(args, pairing, k - 1, per_unit[-1])
         margins.extend(out.margins)
         wins.extend(out.wins)
         for level, ts in out.times.items():
@@ -398,8 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     m, h = mean_ci(per_unit)
     print(f"points per round, {levels[0]} minus {levels[1]}: {m:+.3f} ± {h:.3f} "
           f"(95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(margins)} rounds)")
-    if args.margins:
-        _keep_margins(args, levels, None, per_unit)
+    _report_margins(args, pairing)
     if args.matches:
         w, hw = mean_ci(wins)
         print(f"match win rate of {levels[0]}: {100 * w:.1f}% ± {100 * hw:.1f}% "
@@ -418,6 +420,7 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
     each: tuple[list[float], list[float]] = ([], [])
     diff: list[float] = []
     times: dict[str, list[float]] = {}
+    pairing = _pairing(args, levels, versus)
     for k, outs in enumerate(run_versus(levels, versus, args.deals, args.seed, settings,
                                         args.jobs, args.matches, args.first), 1):
         for side, out in enumerate(outs):
@@ -425,6 +428,7 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
             for level, ts in out.times.items():
                 times.setdefault(level, []).extend(ts)
         diff.append(each[0][-1] - each[1][-1])
+        _keep_margin(args, pairing, k - 1, diff[-1])
         _progress(args, k, diff, started)
     for level, margins in zip(levels, each, strict=True):
         m, h = mean_ci(margins)
@@ -433,24 +437,34 @@ def _main_versus(levels: tuple[str, str], versus: str, args: argparse.Namespace,
     m, h = mean_ci(diff)
     print(f"difference, {levels[0]} minus {levels[1]} (each against {versus}, same deals): "
           f"{m:+.3f} ± {h:.3f} (95% CI {m - h:+.3f} .. {m + h:+.3f}; {len(diff)} {unit})")
-    if args.margins:
-        _keep_margins(args, levels, versus, diff)
+    _report_margins(args, pairing)
     _print_times(times, started)
     return 0
 
 
-def _keep_margins(args: argparse.Namespace, levels: tuple[str, str], versus: str | None,
-                  values: list[float]) -> None:
-    # Appends this run's figure for each deal (or match) to the file, then reports all the
-    # figures the file holds for the same pairing, seed and settings: two runs of 100 deals
-    # (the second with --first 100) give the exact 200-deal interval, not one combined by hand.
-    # A deal played again replaces its earlier figure.
-    pairing = {"levels": list(levels), "versus": versus, "seed": args.seed,
-               "matches": args.matches, "budget": _budget_text(args), "variant": args.variant,
-               "napola": args.napola, "target": args.target}
-    with args.margins.open("a", encoding="utf-8") as f:
-        for k, value in enumerate(values):
+def _pairing(args: argparse.Namespace, levels: tuple[str, str], versus: str | None
+             ) -> dict[str, object]:
+    # What makes two runs' figures comparable in the --margins file: two runs of 100 deals (the
+    # second with --first 100) give the exact 200-deal interval, not one combined by hand.
+    return {"levels": list(levels), "versus": versus, "seed": args.seed,
+            "matches": args.matches, "budget": _budget_text(args), "variant": args.variant,
+            "napola": args.napola, "target": args.target}
+
+
+def _keep_margin(args: argparse.Namespace, pairing: dict[str, object], k: int,
+                 value: float) -> None:
+    # Each deal's figure is written as soon as it is played, so a run stopped after an hour
+    # keeps its deals and can be extended with --first instead of played again.
+    if args.margins:
+        with args.margins.open("a", encoding="utf-8") as f:
             f.write(json.dumps({**pairing, "index": args.first + k, "value": value}) + "\n")
+
+
+def _report_margins(args: argparse.Namespace, pairing: dict[str, object]) -> None:
+    # All the figures the file holds for the same pairing, seed and settings; a deal played
+    # again replaces its earlier figure.
+    if not args.margins:
+        return
     kept: dict[int, float] = {}
     for line in args.margins.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import scopone.arena as arena
 from scopone import Rules, SeatView
 from scopone.arena import (
     CheatPlayer,
@@ -190,3 +191,25 @@ def test_margins_file_adds_up_runs_extended_with_first(
     assert main(["normal", "easy", "--versus", "normal", "--deals", "2", "--seed", "7",
                  "--quiet", "--margins", str(kept)]) == 0
     assert "all 2 deals of this pairing" in capsys.readouterr().out
+
+
+def test_a_stopped_run_keeps_the_deals_it_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    def stop_after_two(args: object, k: int, values: list[float], started: float) -> None:
+        if k == 2:
+            raise KeyboardInterrupt
+
+    kept = tmp_path / "margins.jsonl"
+    base = ["normal", "easy", "--seed", "7", "--quiet", "--margins", str(kept)]
+    monkeypatch.setattr(arena, "_progress", stop_after_two)
+    with pytest.raises(KeyboardInterrupt):
+        main([*base, "--deals", "5"])
+    assert len(kept.read_text().splitlines()) == 2
+    monkeypatch.undo()
+    # The rest, played later from where the stopped run ended, adds up to the whole run.
+    assert main([*base, "--deals", "3", "--first", "2"]) == 0
+    whole = [sum(play_deal(("normal", "easy"), Settings(), 7, i).margins) / 2 for i in range(5)]
+    m, h = mean_ci(whole)
+    assert f"all 5 deals of this pairing in {kept} (#0 to #4): {m:+.3f} ± {h:.3f}" in (
+        capsys.readouterr().out)
