@@ -70,14 +70,10 @@ class Solver:
                turn: int, left: int, alpha: int, beta: int) -> int:
         self.nodes += 1
         if not left:
-            if table and last >= 0:
-                if last & 1:
-                    p1 |= table
-                else:
-                    p0 |= table
-            pa, pb = round_points((p0, p1), (0, 0), self.napola)
-            v = pa - pb + sd
-            return -v if turn & 1 else v
+            return self._final(table, p0, p1, sd, last, turn)
+        if left <= 4 and not (hands[0] & (hands[0] - 1) or hands[1] & (hands[1] - 1)
+                              or hands[2] & (hands[2] - 1) or hands[3] & (hands[3] - 1)):
+            return self._last(hands, table, p0, p1, sd, last, turn, left)
         key = (hands[0], hands[1], hands[2], hands[3], table, p0, sd,
                (last & 1) if last >= 0 else 2, turn)
         hit = self.memo.get(key)
@@ -123,6 +119,49 @@ class Solver:
                         break
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
         self.memo[key] = (best, flag)
+        return best
+
+    def _final(self, table: int, p0: int, p1: int, sd: int, last: int, turn: int) -> int:
+        # The round is over: the last taker takes what is left on the table.
+        if table and last >= 0:
+            if last & 1:
+                p1 |= table
+            else:
+                p0 |= table
+        pa, pb = round_points((p0, p1), (0, 0), self.napola)
+        v = pa - pb + sd
+        return -v if turn & 1 else v
+
+    def _last(self, hands: list[int], table: int, p0: int, p1: int, sd: int, last: int,
+              turn: int, left: int) -> int:
+        # Every hand holds one card at most, so the plays are forced but for the choice between
+        # captures of one card: a plain negamax without window or memo. These lines are most of
+        # the nodes of a solve from 8 plays (every playout's tail), and their positions rarely
+        # repeat, so the memo only cost time there. The value is exact, which any window admits.
+        self.nodes += 1
+        if not left:
+            return self._final(table, p0, p1, sd, last, turn)
+        h = hands[turn]
+        if not h:
+            return -_INF  # (scripted uneven hands) as the general search answers: no move
+        c = h.bit_length() - 1
+        nxt = (turn + 1) & 3
+        hands[turn] = 0
+        o = capture_options(table)[RANK_OF[c]]
+        if not o:
+            best = -self._last(hands, table | h, p0, p1, sd, last, nxt, left - 1)
+        else:
+            best = -_INF
+            for m in o:
+                t2 = table ^ m
+                d = 1 if not t2 and left > 1 else 0
+                if turn & 1:
+                    v = -self._last(hands, t2, p0, p1 | m | h, sd - d, turn, nxt, left - 1)
+                else:
+                    v = -self._last(hands, t2, p0 | m | h, p1, sd + d, turn, nxt, left - 1)
+                if v > best:
+                    best = v
+        hands[turn] = h
         return best
 
 

@@ -65,6 +65,24 @@ def test_solver_sees_a_scopa_two_plays_ahead() -> None:
     assert lay_six > lay_two
 
 
+def test_the_last_plays_choose_between_captures_of_one_card() -> None:
+    # One card a hand: the solver plays these lines without its memo, but 7C still has two
+    # captures to choose from, and which it takes decides what 5B finds on the table (with
+    # piles near even, so the last cards decide points).
+    piles = "10D 1D 2C 2D 3B 3C 3S 4C 4S 6D 6S 7B 7D 8C 9B 9S"
+    r = position(["7C", "5B", "1S", "9D"], table="5C 2S 4B 3D", to_play=0, pile_a=piles)
+    moves = r.legal_pairs()
+    expected = [-brute_force(_after(r, c, m)) for c, m in moves]
+    assert len(moves) == 2 and len(set(expected)) == 2
+    assert Solver(False).move_values(r, moves) == expected
+    assert Solver(False).value(r) == max(expected) == brute_force(r)
+    # And from two cards a hand, where the search with its memo hands over to those lines.
+    r = position(["7C 8S", "5B 6D", "1S 2C", "9D 3S"], table="5C 2S 4B 3D", to_play=0)
+    moves = r.legal_pairs()
+    expected = [-brute_force(_after(r, c, m)) for c, m in moves]
+    assert Solver(False).move_values(r, moves) == expected
+
+
 def test_search_solves_exactly_near_the_end() -> None:
     r = small_positions(1, seed=9, rules=Rules())[0]
     moves = r.legal_pairs()
