@@ -18,6 +18,7 @@ from .players import make_player
 from .players.endgame import Solver
 from .players.hard import HardPlayer
 from .players.playout import greedy_playout
+from .players.search import TAIL_PLAYS
 
 
 def _rate(body: Callable[[int], None], count: int, runs: int) -> float:
@@ -61,14 +62,18 @@ def positions(n: int, seed: int = 7, variant: str = "scientifico") -> list[Round
 
 
 def playouts_per_second(start: Sequence[Round], count: int, runs: int, greedy: bool,
-                        seed: int = 1) -> float:
-    """Playouts to the end and scoring from copies of ``start`` positions, per second."""
+                        seed: int = 1, tail: int = 0) -> float:
+    """Playouts to the end and scoring from copies of ``start`` positions, per second; greedy
+    ones with a ``tail`` hand their last plays to the exact solver, as Hard's do."""
     rng = random.Random(seed)
 
     def body(i: int) -> None:
         r = start[i % len(start)].copy()
         if greedy:
-            greedy_playout(r, rng)
+            greedy_playout(r, rng, stop_at=tail)
+            if r.plays_left:
+                Solver(r.napola).value(r)
+                return
         else:
             r.playout(rng)
         r.points()
@@ -135,7 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rate = playouts_per_second(start, args.rounds, args.runs, greedy=True)
     print(f"players: greedy playouts (Hard's policy) from mid-round positions: {rate:,.0f} /s",
           flush=True)
-    for plays in (8, 12):
+    for tail in (TAIL_PLAYS, 10):
+        rate = playouts_per_second(start, args.rounds, args.runs, greedy=True, tail=tail)
+        print(f"players: the same with the last {tail} plays solved exactly: {rate:,.0f} /s",
+              flush=True)
+    for plays in (8, 10, 12):
         ts = solver_times(args.solver, plays)
         print(f"players: exact endgame solver, {plays} plays left: {time_summary(ts)}",
               flush=True)

@@ -129,6 +129,7 @@ def test_bench_measures_run() -> None:
     start = positions(3, seed=1)
     assert playouts_per_second(start, 5, 1, greedy=True) > 0
     assert playouts_per_second(start, 5, 1, greedy=False) > 0
+    assert playouts_per_second(start, 5, 1, greedy=True, tail=8) > 0
     assert len(solver_times(2, 8)) == 2
     times, _ = think_times("normal", start, budget=0.01)
     assert len(times) == 3
