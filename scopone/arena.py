@@ -9,7 +9,6 @@ Hard is measured against. It exists only here, never in ``make_player`` or the w
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import multiprocessing
@@ -18,7 +17,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ class CheatPlayer:
     def __init__(self, limits: SearchLimits, tiebreak: float = TIEBREAK) -> None:
         if limits.epsilon == 0.0:
             # Greedy playouts of the one true deal all come out the same: one is enough.
-            limits = dataclasses.replace(limits, seconds=None, iterations=1)
+            limits = replace(limits, seconds=None, iterations=1)
         self.limits = limits
         self.tiebreak = tiebreak
 

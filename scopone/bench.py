@@ -17,8 +17,7 @@ from .engine import Round, Rules, SeatView
 from .players import make_player
 from .players.endgame import Solver
 from .players.hard import HardPlayer
-from .players.playout import greedy_playout
-from .players.search import TAIL_PLAYS
+from .players.search import TAIL_PLAYS, finish
 
 
 def _rate(body: Callable[[int], None], count: int, runs: int) -> float:
@@ -70,13 +69,10 @@ def playouts_per_second(start: Sequence[Round], count: int, runs: int, greedy: b
     def body(i: int) -> None:
         r = start[i % len(start)].copy()
         if greedy:
-            greedy_playout(r, rng, stop_at=tail)
-            if r.plays_left:
-                Solver(r.napola).value(r)
-                return
+            finish(r, rng, 0.0, tail, Solver(r.napola))
         else:
             r.playout(rng)
-        r.points()
+            r.points()
 
     return _rate(body, count, runs)
 

@@ -9,10 +9,9 @@ over those deals: the spread to expect between two independent runs.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine import Move, SeatView
 from .hard import deal_sampler
@@ -41,7 +40,7 @@ def evaluate_moves(view: SeatView, rng: random.Random,
     if len(moves) == 1:
         return [MoveValue(Move.from_masks(*moves[0]), 0.0, 0, 0.0)]
     if limits.prune:
-        limits = dataclasses.replace(limits, prune=False)
+        limits = replace(limits, prune=False)
     # Per-deal margins are kept so each move's spread is known, not just its mean.
     per_move: list[list[float]] = [[] for _ in moves]
 

@@ -103,6 +103,19 @@ class SearchResult:
         return max(range(len(keys)), key=keys.__getitem__)
 
 
+def finish(r: Round, rng: random.Random, epsilon: float, tail: int, solver: Solver) -> int:
+    """Play ``r`` greedily until ``tail`` plays are left, then solve those exactly: the round's
+    final points margin of pair 0 (seats 0 and 2) over pair 1. ``solver``'s memo may serve
+    several playouts of one deal."""
+    greedy_playout(r, rng, epsilon, stop_at=tail)
+    if r.plays_left and r.hands[r.turn]:
+        v = solver.value(r)
+        # The solver answers for the pair to play.
+        return v if r.turn % 2 == 0 else -v
+    a, b = r.points()
+    return a - b
+
+
 def evaluate_deal(r: Round, moves: list[tuple[int, int]], pair: int, rng: random.Random,
                   limits: SearchLimits) -> list[float]:
     """Each move's final points margin for ``pair`` in this one fully known deal."""
@@ -110,19 +123,12 @@ def evaluate_deal(r: Round, moves: list[tuple[int, int]], pair: int, rng: random
         # The mover is of ``pair`` (the searcher's turn), so the solver's margin is ours.
         return [float(v) for v in Solver(r.napola).move_values(r, moves)]
     out = []
-    solver = None  # one memo for the deal: every move's playout ends in the same cards
+    sign = 1 if pair == 0 else -1
+    solver = Solver(r.napola)  # one memo for the deal: every move's playout ends in its cards
     for c, m in moves:
         child = r.copy()
         child.apply(c, m)
-        greedy_playout(child, rng, limits.epsilon, stop_at=limits.tail_plays)
-        if child.plays_left and child.hands[child.turn]:
-            solver = solver or Solver(child.napola)
-            v = solver.value(child)
-            # The solver answers for the pair to play.
-            out.append(float(v if child.turn % 2 == pair else -v))
-        else:
-            a, b = child.points()
-            out.append(float(a - b if pair == 0 else b - a))
+        out.append(float(sign * finish(child, rng, limits.epsilon, limits.tail_plays, solver)))
     return out
 
 
@@ -194,4 +200,5 @@ def search(sample: Callable[[random.Random], Round], moves: list[tuple[int, int]
     return result
 
 
-__all__ = ["EXACT_PLAYS", "TAIL_PLAYS", "SearchLimits", "SearchResult", "evaluate_deal", "search"]
+__all__ = ["EXACT_PLAYS", "TAIL_PLAYS", "SearchLimits", "SearchResult", "evaluate_deal", "finish",
+           "search"]
