@@ -24,6 +24,8 @@ def _share_metrics() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .players import TIME_BUDGET
+
     parser = argparse.ArgumentParser(prog="python -m scopone", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="start the game server (uvicorn)")
@@ -35,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int,
                        help="server processes sharing the port and the database (default 1)")
     serve.add_argument("--time-budget", type=float, dest="ai_time_budget",
-                       help="seconds Hard may think per card (default 1.0)")
+                       help=f"seconds Hard may think per card (default {TIME_BUDGET})")
     serve.add_argument("--access-log", action="store_true", dest="access_log",
                        help="log every request (route templates only: no codes, no ids)")
     args = parser.parse_args(argv)

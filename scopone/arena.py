@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import Match, Move, Round, Rules, SeatView
-from .players import Player, make_player
+from .players import TIME_BUDGET, Player, make_player
 from .players.chain import STEPS
 from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
 from .players.likelihood import MIX, POOL
@@ -175,7 +175,7 @@ def build(level: str, settings: Settings) -> Player | CheatPlayer:
     name, opts = parse_level(level)
     if name in ("easy", "normal"):
         return make_player(name)
-    budget = settings.budget if settings.budget is not None else 1.0
+    budget = settings.budget if settings.budget is not None else TIME_BUDGET
     iterations = settings.iterations
     if "budget" in opts:
         budget, iterations = float(opts["budget"]), None
@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--matches", action="store_true",
                     help="play whole duplicate matches instead of single deals; report win rate")
     ap.add_argument("--budget", type=float, default=None,
-                    help="seconds a move for hard and cheat (default 1.0)")
+                    help=f"seconds a move for hard and cheat (default {TIME_BUDGET})")
     ap.add_argument("--iterations", type=int, default=None,
                     help="imagined deals a move for hard and cheat instead of a time budget")
     ap.add_argument("--jobs", type=int, default=1, help="processes (use 2 for both cores)")
@@ -476,10 +476,10 @@ def _report_margins(args: argparse.Namespace, pairing: dict[str, object]) -> Non
 
 
 def _budget_text(args: argparse.Namespace) -> str:
-    # Hard and the cheat think for 1 s a move unless told otherwise (``build``).
+    # Hard and the cheat think as long as the service's Hard unless told otherwise (``build``).
     if args.iterations is not None:
         return f"{args.iterations} iterations"
-    return f"{args.budget if args.budget is not None else 1.0} s"
+    return f"{args.budget if args.budget is not None else TIME_BUDGET} s"
 
 
 def _progress(args: argparse.Namespace, k: int, values: list[float], started: float) -> None:

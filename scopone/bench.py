@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from .arena import time_summary
 from .engine import Round, Rules, SeatView
-from .players import make_player
+from .players import TIME_BUDGET, make_player
 from .players.endgame import Solver
 from .players.hard import HardPlayer
 from .players.search import TAIL_PLAYS, finish
@@ -118,7 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="positions for the easy and normal think times")
     ap.add_argument("--hard-positions", type=int, default=40,
                     help="positions for Hard's think time (each costs up to its budget)")
-    ap.add_argument("--hard-budget", type=float, default=1.0, help="Hard's seconds a move")
+    ap.add_argument("--hard-budget", type=float, default=TIME_BUDGET,
+                    help=f"Hard's seconds a move (default {TIME_BUDGET})")
     ap.add_argument("--solver", type=int, default=20, help="positions for the endgame solver")
     ap.add_argument("--quick", action="store_true", help="a fifth of everything")
     args = ap.parse_args(argv)

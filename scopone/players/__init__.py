@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .base import LEVELS, Level, Player
+from .base import LEVELS, TIME_BUDGET, Level, Player
 
 
-def make_player(level: str, time_budget: float = 1.0) -> Player:
+def make_player(level: str, time_budget: float = TIME_BUDGET) -> Player:
     """The computer player of this level; ``time_budget`` (seconds a move) matters to Hard."""
     if level == "easy":
         from .easy import EasyPlayer
@@ -22,4 +22,4 @@ def make_player(level: str, time_budget: float = 1.0) -> Player:
     raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
 
 
-__all__ = ["LEVELS", "Level", "Player", "make_player"]
+__all__ = ["LEVELS", "TIME_BUDGET", "Level", "Player", "make_player"]

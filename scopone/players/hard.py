@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 from ..engine import Move, Round, SeatView
+from .base import TIME_BUDGET
 from .chain import STEPS, chain_sampler
 from .inference import BETA, card_weights, rank_voids, sample_with_voids, weighted_sampler
 from .likelihood import MIX, POOL, policy_sampler
@@ -130,7 +131,7 @@ class HardPlayer:
 
     level = "hard"
 
-    def __init__(self, time_budget: float = 1.0, iterations: int | None = None,
+    def __init__(self, time_budget: float = TIME_BUDGET, iterations: int | None = None,
                  limits: SearchLimits | None = None, tiebreak: float = TIEBREAK,
                  reading: str = READING, early_stop: bool | None = None,
                  beta: float = BETA, pool: int = POOL, mix: float = MIX,

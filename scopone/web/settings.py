@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..players import TIME_BUDGET
+
 # The repository root, found from this file so the app works from any working directory.
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +39,8 @@ class Settings:
     database_url: str = ""
     host: str = "127.0.0.1"
     port: int = 8000
-    ai_time_budget: float = 1.0  # seconds Hard may think per card
+    # Seconds Hard may think per card (players.TIME_BUDGET says what more or less buys).
+    ai_time_budget: float = TIME_BUDGET
     # Computer decisions run in processes so CPU-bound thinking never holds this process's GIL;
     # False runs them in threads (tests use it to start faster).
     ai_processes: bool = True
