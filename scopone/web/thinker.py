@@ -43,16 +43,37 @@ def _ready() -> None:
 #: far less than handing it to another process and back.
 INLINE_LEVELS = frozenset({"easy", "normal"})
 
+#: Under load Hard thinks no less than this share of its budget: at a quarter of a second it
+#: plays as well as at a whole one against itself, a third of a point a round worse against
+#: Normal (``players.TIME_BUDGET``).
+LEAST_SHARE = 0.25
+
+
+def shared_budget(budget: float, workers: int, thinking: int) -> float:
+    """Hard's seconds for one decision while ``thinking`` decisions (this one included) want
+    the ``workers``: the whole budget while each has a worker to itself; beyond that the
+    workers' time is shared, so a card waits in the queue for about one budget, not one for
+    every decision ahead of it; never less than ``LEAST_SHARE`` of the budget.
+
+    >>> [shared_budget(1.0, 2, n) for n in (1, 2, 4, 5, 20)]
+    [1.0, 1.0, 0.5, 0.4, 0.25]
+    """
+    if thinking <= workers:
+        return budget
+    return max(budget * LEAST_SHARE, budget * workers / thinking)
+
 
 class Thinker:
     """Runs Hard's decisions in an executor so the event loop never waits on them; Easy and
-    Normal decide at once, inline."""
+    Normal decide at once, inline. When more of Hard's decisions are asked for than there are
+    workers, each new one gets a share of the budget (``shared_budget``)."""
 
     def __init__(self, time_budget: float, processes: bool, workers: int) -> None:
         self.time_budget = time_budget
         self._processes = processes
         self._workers = max(1, workers)
         self._hard = self._new_executor()
+        self.thinking = 0  # Hard's decisions asked for and not answered yet
 
     def _new_executor(self) -> cf.Executor:
         if self._processes:
@@ -73,15 +94,21 @@ class Thinker:
             return Move.from_masks(*decide(level, self.time_budget, view, seed))
         loop = asyncio.get_running_loop()
         ex = self._hard
+        # Counted on the event loop's thread, before the first await: no lock needed.
+        self.thinking += 1
         try:
-            card, capture = await loop.run_in_executor(
-                ex, decide, level, self.time_budget, view, seed)
-        except cf.process.BrokenProcessPool:
-            # A worker died (killed, out of memory): replace the pool, once even when several
-            # requests find it broken, and try once more.
-            ex = self._replace(ex)
-            card, capture = await loop.run_in_executor(
-                ex, decide, level, self.time_budget, view, seed)
+            budget = shared_budget(self.time_budget, self._workers, self.thinking)
+            try:
+                card, capture = await loop.run_in_executor(
+                    ex, decide, level, budget, view, seed)
+            except cf.process.BrokenProcessPool:
+                # A worker died (killed, out of memory): replace the pool, once even when
+                # several requests find it broken, and try once more.
+                ex = self._replace(ex)
+                card, capture = await loop.run_in_executor(
+                    ex, decide, level, budget, view, seed)
+        finally:
+            self.thinking -= 1
         return Move.from_masks(card, capture)
 
     def _replace(self, broken: cf.Executor) -> cf.Executor:

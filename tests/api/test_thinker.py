@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import random
 from typing import Any
@@ -9,7 +10,8 @@ from typing import Any
 import pytest
 
 from scopone.engine import Match, Rules, SeatView
-from scopone.web.thinker import decide
+from scopone.web import thinker
+from scopone.web.thinker import Thinker, decide
 
 
 def test_decisions_depend_only_on_view_and_seed() -> None:
@@ -33,3 +35,32 @@ def test_worker_processes_play_a_round(api_factory: Any, level: str) -> None:
         game = built.create(level=level)
         game = built.round_end(game, random.Random(9))
         assert len(game["history"]) == 40 and game["level"] == level
+
+
+def test_hard_shares_its_workers_time_when_decisions_queue(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # One worker, three of Hard's decisions asked for at once: the first has the worker to
+    # itself and its whole budget; the two queued behind it get a half and a third, so the
+    # last card waits about one budget, not three. Alone again, the whole budget.
+    budgets: list[float] = []
+
+    def watched(level: str, time_budget: float, view: SeatView, seed: str) -> tuple[int, int]:
+        budgets.append(time_budget)
+        return decide(level, time_budget, view, seed)
+
+    monkeypatch.setattr(thinker, "decide", watched)
+    r = Match(Rules(), random.Random(4)).round
+    view = SeatView.of(r, r.turn)
+    t = Thinker(0.2, processes=False, workers=1)
+
+    async def three_then_one() -> list[Any]:
+        moves = await asyncio.gather(*(t.choose("hard", view, f"s:{n}") for n in range(3)))
+        assert t.thinking == 0
+        return [*moves, await t.choose("hard", view, "s:3")]
+
+    try:
+        moves = asyncio.run(three_then_one())
+    finally:
+        t.close()
+    assert budgets == pytest.approx([0.2, 0.1, 0.2 / 3, 0.2])
+    assert all((m.card.index, m.capture_mask) in set(r.legal_pairs()) for m in moves)
