@@ -22,8 +22,13 @@ def test_the_service_and_the_arena_share_hards_budget() -> None:
 
 
 def test_an_operator_can_give_hard_more_or_less_time() -> None:
-    assert Settings.from_env({"SCOPONE_AI_TIME_BUDGET": "1"}).ai_time_budget == 1.0
-    assert make_player("hard", time_budget=1.0).limits.seconds == 1.0  # type: ignore[attr-defined]
-    for given in (arena.Settings(budget=1.0), arena.Settings(budget=0.1)):
-        player = arena.build("hard:budget=1", given)
-        assert isinstance(player, HardPlayer) and player.limits.seconds == 1.0
+    for seconds in (0.4, 2.5):
+        assert seconds != TIME_BUDGET
+        env = {"SCOPONE_AI_TIME_BUDGET": str(seconds)}
+        assert Settings.from_env(env).ai_time_budget == seconds
+        hard = make_player("hard", time_budget=seconds)
+        assert isinstance(hard, HardPlayer) and hard.limits.seconds == seconds
+        # A side's own budget wins over the run's.
+        for given in (arena.Settings(), arena.Settings(budget=0.1)):
+            player = arena.build(f"hard:budget={seconds}", given)
+            assert isinstance(player, HardPlayer) and player.limits.seconds == seconds
