@@ -44,8 +44,8 @@ def _ready() -> None:
 INLINE_LEVELS = frozenset({"easy", "normal"})
 
 #: Under load Hard thinks no less than this share of its budget: at a quarter of a second it
-#: plays as well as at a whole one against itself, a third of a point a round worse against
-#: Normal (``players.TIME_BUDGET``).
+#: plays as well as at a whole one against itself, perhaps a tenth of a point a round worse
+#: against Normal (``players.TIME_BUDGET``).
 LEAST_SHARE = 0.25
 
 
