@@ -180,12 +180,16 @@ def _server_pids(root: int) -> list[int]:
     return out
 
 
+def _p95(xs: list[float]) -> float:
+    """The 95th percentile of ``xs`` (seconds) in milliseconds; infinite for none."""
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.95 * len(xs)))] * 1000 if xs else float("inf")
+
+
 def _stats(xs: list[float]) -> str:
     if not xs:
         return f"{'-':>8} {'-':>8} {'-':>8}"
-    xs = sorted(xs)
-    p95 = xs[min(len(xs) - 1, int(0.95 * len(xs)))]
-    return f"{statistics.median(xs) * 1000:8.1f} {p95 * 1000:8.1f} {xs[-1] * 1000:8.1f}"
+    return f"{statistics.median(xs) * 1000:8.1f} {_p95(xs):8.1f} {max(xs) * 1000:8.1f}"
 
 
 def _wait_up(host: str, port: int, proc: subprocess.Popen[bytes]) -> None:
@@ -213,11 +217,6 @@ def _wait_up(host: str, port: int, proc: subprocess.Popen[bytes]) -> None:
 HOLD_P95_MS = 50.0
 HARD_SLACK_MS = 100.0
 KINDS = ("moves", "advance", "next-round", "create")
-
-
-def _p95(xs: list[float]) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.95 * len(xs)))] * 1000 if xs else float("inf")
 
 
 def holds(timings: Timings, level: str, budget: float) -> bool:
