@@ -64,9 +64,11 @@ class Api:
         assert r.status_code == 200, r.text
         return dict(r.json())
 
-    def until(self, game: dict[str, Any], status: str, rng: random.Random) -> dict[str, Any]:
+    def until(self, game: dict[str, Any], status: str | tuple[str, ...], rng: random.Random
+              ) -> dict[str, Any]:
+        wanted = (status,) if isinstance(status, str) else status
         for _ in range(400):
-            if game["status"] == status:
+            if game["status"] in wanted:
                 return game
             game = self.step(game, rng)
         raise AssertionError(f"never reached {status}")

@@ -135,5 +135,7 @@ def test_one_person_and_three_computers_the_server_plays_them(live: LiveServer) 
     for seat, stream in ((0, mine), (None, spectator)):
         for _, view, _ in stream.events:
             seen.add(seat, view)
-    assert seen.check() > 100
+    # A match may end with its first round (a pair makes 11): its 40 cards, each seen on both
+    # streams, are the fewest views there can be.
+    assert seen.check() > 80
     assert not mine.latest()["seats"][0]["away"]  # the person played every card of theirs
