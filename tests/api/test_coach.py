@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from .aio import run_alone
 from .conftest import Api
 
 Json = dict[str, Any]
@@ -259,9 +260,6 @@ def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:
 def test_another_seats_refusals_carry_no_view_of_seat_0(api: Api) -> None:
     # For tables with friends: the service answers any seat; a 409 for seat 2 must not carry
     # the solo view (seat 0's hand).
-    import asyncio
-    import concurrent.futures
-
     from scopone.web import errors as e
 
     game = api.get(api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3))  # seat 0 leads
@@ -269,8 +267,6 @@ def test_another_seats_refusals_carry_no_view_of_seat_0(api: Api) -> None:
     for call in (coach.hint(game["id"], game["version"], 2),
                  coach.hint(game["id"], game["version"] + 1, 2),
                  coach.review(game["id"], 1, 2)):
-        # A loop of its own in a thread: the browser tests' Playwright may already run one in
-        # this thread when the whole suite runs in one process.
-        with pytest.raises(e.Conflict) as refused, concurrent.futures.ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, call).result()
+        with pytest.raises(e.Conflict) as refused:
+            run_alone(call)
         assert refused.value.game is None

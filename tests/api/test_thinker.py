@@ -13,6 +13,8 @@ from scopone.engine import Match, Rules, SeatView
 from scopone.web import thinker
 from scopone.web.thinker import Thinker, decide
 
+from .aio import run_alone
+
 
 def test_decisions_depend_only_on_view_and_seed() -> None:
     match = Match(Rules(), random.Random(4))
@@ -59,7 +61,7 @@ def test_hard_shares_its_workers_time_when_decisions_queue(monkeypatch: pytest.M
         return [*moves, await t.choose("hard", view, "s:3")]
 
     try:
-        moves = asyncio.run(three_then_one())
+        moves = run_alone(three_then_one())
     finally:
         t.close()
     assert budgets == pytest.approx([0.2, 0.1, 0.2 / 3, 0.2])
