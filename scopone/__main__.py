@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     open_store(settings.store_url).close()
     where = "PostgreSQL" if settings.database_url else f"games in {settings.db_path}"
     print(f"Scopone: http://{settings.host}:{settings.port}/  ({where}, "
-          f"{settings.workers} process{'es' if settings.workers > 1 else ''})", flush=True)
+          f"{settings.workers} process{'es' if settings.workers > 1 else ''}, Hard thinks in "
+          f"{settings.hard_workers}{' each' if settings.workers > 1 else ''})", flush=True)
     # Every worker builds its app from the environment, so the settings travel through it.
     os.environ.update(settings.to_env())
     if settings.workers > 1:

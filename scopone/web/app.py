@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub()
         hub.bind(asyncio.get_running_loop())
         store.listen(hub.publish_threadsafe, hub.watched)
-        thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.ai_workers)
+        thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.hard_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
         app.state.tables = tables = TableService(app.state.service)

@@ -259,7 +259,9 @@ def _measure(args: argparse.Namespace, games: int) -> bool:
             time.sleep(1.0 if args.workers > 1 or args.level == "hard" else 0.0)
             pids = _server_pids(proc.pid)
             store = "PostgreSQL" if args.database_url else "SQLite"
-            hard = f" (Hard's budget {_budget(args)} s)" if args.level == "hard" else ""
+            workers = Settings.from_env(workers=args.workers).hard_workers
+            hard = (f" (Hard's budget {_budget(args)} s, {workers} worker(s) a process)"
+                    if args.level == "hard" else "")
             print(f"server: {args.workers} process(es) on {store}, {os.cpu_count()} CPUs; "
                   f"{games} {args.level} games{hard}, pace {args.pace}, {args.seconds:.0f} s "
                   f"measured (load generator on the same machine; load average "

@@ -25,6 +25,15 @@ def _bool(text: str) -> bool:
     raise ValueError(f"not a boolean: {text!r}")
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, e.g. a container's cpuset), else
+    all the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the service can be configured with; ``Settings.from_env()`` reads them.
@@ -44,7 +53,9 @@ class Settings:
     # Computer decisions run in processes so CPU-bound thinking never holds this process's GIL;
     # False runs them in threads (tests use it to start faster).
     ai_processes: bool = True
-    ai_workers: int = 2  # processes (or threads) for Hard; Easy and Normal get their own one
+    # Processes (or threads) for Hard's decisions; Easy and Normal decide in the request. 0:
+    # as many as this process's share of the machine's cores (``hard_workers``).
+    ai_workers: int = 0
     max_body_bytes: int = 16 * 1024
     # Seconds between two cards the server plays at a table with friends (SPEC §6: people
     # follow the computers' cards at about this pace).
@@ -62,6 +73,20 @@ class Settings:
     idle_hours: float = 24.0 * 7
     static_dir: Path = field(default=REPO_ROOT / "static")
     templates_dir: Path = field(default=REPO_ROOT / "templates")
+
+    @property
+    def hard_workers(self) -> int:
+        """Hard's workers in each server process: ``ai_workers`` when set, else the cores this
+        machine lets the server use, shared among its ``workers`` processes (at least one).
+        A fixed two left most of a larger machine idle while Hard's cards queued for their share
+        of two (``thinker.shared_budget``); more than the cores would only slice each second.
+
+        >>> Settings(ai_workers=3).hard_workers
+        3
+        >>> Settings(workers=2).hard_workers == max(1, available_cores() // 2)
+        True
+        """
+        return self.ai_workers or max(1, available_cores() // max(1, self.workers))
 
     @property
     def store_url(self) -> str:

@@ -71,7 +71,7 @@ class Thinker:
     def __init__(self, time_budget: float, processes: bool, workers: int) -> None:
         self.time_budget = time_budget
         self._processes = processes
-        self._workers = max(1, workers)
+        self.workers = max(1, workers)
         self._hard = self._new_executor()
         self.thinking = 0  # Hard's decisions asked for and not answered yet
 
@@ -79,14 +79,14 @@ class Thinker:
         if self._processes:
             # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
             ctx = multiprocessing.get_context("spawn")
-            return cf.ProcessPoolExecutor(max_workers=self._workers, mp_context=ctx,
+            return cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
                                           initializer=_init_worker, initargs=(os.getpid(),))
-        return cf.ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="scopone-ai")
+        return cf.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="scopone-ai")
 
     def start(self) -> None:
         """Starts the workers now rather than at the first Hard move."""
         if self._processes:
-            for _ in range(self._workers):
+            for _ in range(self.workers):
                 self._hard.submit(_ready)
 
     async def choose(self, level: str, view: SeatView, seed: str) -> Move:
@@ -97,7 +97,7 @@ class Thinker:
         # Counted on the event loop's thread, before the first await: no lock needed.
         self.thinking += 1
         try:
-            budget = shared_budget(self.time_budget, self._workers, self.thinking)
+            budget = shared_budget(self.time_budget, self.workers, self.thinking)
             try:
                 card, capture = await loop.run_in_executor(
                     ex, decide, level, budget, view, seed)

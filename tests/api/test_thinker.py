@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 import random
 from typing import Any
@@ -10,7 +11,8 @@ from typing import Any
 import pytest
 
 from scopone.engine import Match, Rules, SeatView
-from scopone.web import thinker
+from scopone.web import Settings, thinker
+from scopone.web import settings as settings_module
 from scopone.web.thinker import Thinker, decide
 
 from .aio import run_alone
@@ -66,3 +68,19 @@ def test_hard_shares_its_workers_time_when_decisions_queue(monkeypatch: pytest.M
         t.close()
     assert budgets == pytest.approx([0.2, 0.1, 0.2 / 3, 0.2])
     assert all((m.card.index, m.capture_mask) in set(r.legal_pairs()) for m in moves)
+
+
+def test_hard_gets_the_servers_share_of_the_cores(monkeypatch: pytest.MonkeyPatch,
+                                                  api_factory: Any) -> None:
+    # Unset (0), SCOPONE_AI_WORKERS follows the machine: its cores divided among the server's
+    # processes, at least one each; an operator's number wins.
+    assert 1 <= settings_module.available_cores() <= (os.cpu_count() or 1)
+    monkeypatch.setattr(settings_module, "available_cores", lambda: 8)
+    assert [Settings(workers=n).hard_workers for n in (1, 2, 3, 8, 16)] == [8, 4, 2, 1, 1]
+    assert Settings(workers=2, ai_workers=3).hard_workers == 3
+    assert Settings.from_env({"SCOPONE_AI_WORKERS": "", "SCOPONE_WORKERS": "4"}).hard_workers == 2
+    assert Settings.from_env({"SCOPONE_AI_WORKERS": "5"}).hard_workers == 5
+    # The app's thinker is built with that share.
+    built = api_factory(ai_processes=False, ai_workers=0, workers=2)
+    with built.client:
+        assert built.app.state.service.thinker.workers == 4
