@@ -128,7 +128,7 @@ class Match:
         rd = data["round"]
         r = Round.__new__(Round)
         r.hands = [sorted(Card.parse(c).index for c in h) for h in rd["hands"]]
-        r.table = mask_of(Card.parse(c) for c in rd["table"])
+        r.table_mask = mask_of(Card.parse(c) for c in rd["table"])
         r.piles = [mask_of(Card.parse(c) for c in p) for p in rd["piles"]]
         r.scope = list(rd["scope"])
         r.last_taker = rd["last_taker"]

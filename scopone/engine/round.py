@@ -129,11 +129,11 @@ class Round:
         "plays_left",
         "rules",
         "scope",
-        "table",
+        "table_mask",
         "turn",
     )
     hands: list[list[int]]
-    table: int
+    table_mask: int  # the cards face up on the table, one bit per card index
     piles: list[int]
     scope: list[int]
     last_taker: int
@@ -188,7 +188,7 @@ class Round:
         # Fast path behind from_deal and deal: the caller has checked the cards.
         r = cls.__new__(cls)
         r.hands = hands
-        r.table = table
+        r.table_mask = table
         r.piles = [0, 0]
         r.scope = [0, 0]
         r.last_taker = -1
@@ -205,7 +205,7 @@ class Round:
         r = Round.__new__(Round)
         h = self.hands
         r.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
-        r.table = self.table
+        r.table_mask = self.table_mask
         r.piles = self.piles[:]
         r.scope = self.scope[:]
         r.last_taker = self.last_taker
@@ -224,8 +224,14 @@ class Round:
         return self.plays_left == 0
 
     @property
+    def table(self) -> list[Card]:
+        """The cards face up on the table, in deck order (SPEC §5's ``round.table``)."""
+        return cards_of(self.table_mask)
+
+    @property
     def table_cards(self) -> list[Card]:
-        return cards_of(self.table)
+        """The same as ``table`` (the name it had first)."""
+        return cards_of(self.table_mask)
 
     def hand(self, seat: int) -> list[Card]:
         return [DECK[i] for i in self.hands[seat]]
@@ -245,7 +251,7 @@ class Round:
         """Fast path: legal moves as ``(card_index, capture_mask)`` pairs."""
         if not self.plays_left:
             return []
-        opts = (_CACHE.get(self.table) or new_entry(self.table))[0]
+        opts = (_CACHE.get(self.table_mask) or new_entry(self.table_mask))[0]
         return [(c, m) for c in self.hands[self.turn] for m in opts[RANK_OF[c]] or _LAY]
 
     # ----- changing -----------------------------------------------------------------------
@@ -268,10 +274,10 @@ class Round:
                 f" ({self.describe()})"
             )
         cap = move.capture_mask
-        if cap & ~self.table:
-            missing = " ".join(str(x) for x in cards_of(cap & ~self.table))
+        if cap & ~self.table_mask:
+            missing = " ".join(str(x) for x in cards_of(cap & ~self.table_mask))
             raise IllegalMoveError(f"move {move}: {missing} not on the table ({self.describe()})")
-        options = card_options(self.table, c)
+        options = card_options(self.table_mask, c)
         if options and cap not in options:
             if not cap:
                 raise IllegalMoveError(
@@ -300,7 +306,7 @@ class Round:
         self.plays_left = left
         self.turn = (seat + 1) & 3
         if capture:
-            table = self.table ^ capture
+            table = self.table_mask ^ capture
             self.piles[seat & 1] |= capture | BIT[card]
             self.last_taker = seat
             if table:
@@ -308,19 +314,19 @@ class Round:
                     # Leftovers go to the pair that took last; this is never a scopa.
                     self.piles[seat & 1] |= table
                     table = 0
-                self.table = table
+                self.table_mask = table
                 return False
-            self.table = 0
+            self.table_mask = 0
             if left:
                 self.scope[seat & 1] += 1
                 return True
             return False  # the last play of the round never scores a scopa
-        table = self.table | BIT[card]
+        table = self.table_mask | BIT[card]
         if not left and self.last_taker >= 0:
             # Leftovers go to the pair that took last; this is never a scopa.
             self.piles[self.last_taker & 1] |= table
             table = 0
-        self.table = table
+        self.table_mask = table
         return False
 
     def playout(self, rng: random.Random) -> None:
@@ -344,7 +350,7 @@ class Round:
             for c in hands[s]:
                 held[s] |= bit[c]
         piles = self.piles
-        table = self.table
+        table = self.table_mask
         turn = self.turn
         left = self.plays_left
         last = self.last_taker
@@ -419,7 +425,7 @@ class Round:
             # Leftovers go to the pair that took last; this is never a scopa.
             piles[last & 1] |= table
             table = 0
-        self.table = table
+        self.table_mask = table
         self.turn = turn
         self.plays_left = left
         self.last_taker = last

@@ -101,7 +101,7 @@ class SeatView:
     def _round_from_indices(self, idx: list[list[int]]) -> Round:
         r = Round.__new__(Round)
         r.hands = idx
-        r.table = self.table_mask
+        r.table_mask = self.table_mask
         r.piles = [mask_of(self.piles[0]), mask_of(self.piles[1])]
         r.scope = [self.scope[0], self.scope[1]]
         r.last_taker = self.last_taker

@@ -33,7 +33,7 @@ class Solver:
         hands = [_mask(h) for h in r.hands]
         out = []
         for c, m in moves:
-            out.append(self._after(hands, r.table, r.piles[0], r.piles[1],
+            out.append(self._after(hands, r.table_mask, r.piles[0], r.piles[1],
                                    r.scope[0] - r.scope[1], r.last_taker, r.turn, r.plays_left,
                                    c, m, -_INF, _INF))
         return out
@@ -41,7 +41,7 @@ class Solver:
     def value(self, r: Round) -> int:
         """The exact final points margin for the pair of the seat to play."""
         hands = [_mask(h) for h in r.hands]
-        return self._solve(hands, r.table, r.piles[0], r.piles[1], r.scope[0] - r.scope[1],
+        return self._solve(hands, r.table_mask, r.piles[0], r.piles[1], r.scope[0] - r.scope[1],
                            r.last_taker, r.turn, r.plays_left, -_INF, _INF)
 
     def _after(self, hands: list[int], table: int, p0: int, p1: int, sd: int, last: int,

@@ -43,7 +43,7 @@ def policy_pair(r: Round, epsilon: float, rand: random.Random) -> tuple[int, int
     seat = r.turn
     hands = r.hands
     hand = hands[seat]
-    table = r.table
+    table = r.table_mask
     opts = _options(table) or _options_of(table)
     if epsilon and rand.random() < epsilon:
         moves: list[tuple[int, int]] = []

@@ -24,7 +24,7 @@ IDS = [f"{r.variant}-napola-{'on' if r.napola else 'off'}" for r in CONFIGS]
 
 
 def _state(r: Round) -> tuple[object, ...]:
-    return (tuple(tuple(h) for h in r.hands), r.table, tuple(r.piles), tuple(r.scope), r.turn,
+    return (tuple(tuple(h) for h in r.hands), r.table_mask, tuple(r.piles), tuple(r.scope), r.turn,
             r.plays_left, r.last_taker)
 
 
@@ -45,7 +45,7 @@ def check_round(rules: Rules, seed: int) -> None:
     plays = 0
     while not r.is_over:
         # 40 cards, each in exactly one place.
-        places = [*(mask_of(r.hand(s)) for s in range(4)), r.table, *r.piles]
+        places = [*(mask_of(r.hand(s)) for s in range(4)), r.table_mask, *r.piles]
         assert sum(m.bit_count() for m in places) == 40
         assert (places[0] | places[1] | places[2] | places[3] | places[4] | places[5]
                 | places[6]) == ALL_MASK
@@ -65,7 +65,7 @@ def check_round(rules: Rules, seed: int) -> None:
         plays += 1
         assert _state(r) == _ref_state(ref, total - plays, r.last_taker)
     assert plays == total
-    assert all(not h for h in r.hands) and r.table == 0
+    assert all(not h for h in r.hands) and r.table_mask == 0
     assert r.piles[0] | r.piles[1] == ALL_MASK and not r.piles[0] & r.piles[1]
     history = r.history or []
     assert len(history) == total
@@ -121,7 +121,7 @@ def test_thousands_of_playouts(rules: Rules) -> None:
         start = r.copy()
         r.playout(rng)
         assert r.is_over and r.plays_left == 0 and all(not h for h in r.hands)
-        assert r.table == 0 and r.piles[0] | r.piles[1] == ALL_MASK
+        assert r.table_mask == 0 and r.piles[0] | r.piles[1] == ALL_MASK
         assert not r.piles[0] & r.piles[1]
         assert r.points() == r.score().points
         assert start.plays_left == total

@@ -36,7 +36,7 @@ def _m(text: str) -> Move:
 def test_scientifico_deals_ten_each_and_an_empty_table(seed: int) -> None:
     r = Round.deal(Rules(), seed % 4, random.Random(seed))
     assert [len(h) for h in r.hands] == [10, 10, 10, 10]
-    assert r.table == 0 and r.table_cards == []
+    assert r.table == [] and r.table_cards == []
     assert mask_of(c for s in range(4) for c in r.hand(s)) == ALL_MASK
     assert r.plays_left == 40 and not r.is_over
 
@@ -80,7 +80,7 @@ def test_classico_redeals_when_three_or_four_kings_are_face_up() -> None:
             again = list(range(40))
             expected.shuffle(again)
         r = Round.deal(Rules(variant="classico"), 0, random.Random(seed))
-        assert r.table == mask_of(Card.from_index(i) for i in again[36:])
+        assert r.table_mask == mask_of(Card.from_index(i) for i in again[36:])
         assert r.hands == [sorted(again[k * 9:(k + 1) * 9]) for k in range(4)]
 
 
@@ -104,7 +104,7 @@ def test_a_redeal_through_a_scripted_shuffle() -> None:
     assert sum(1 for h in hands for c in h if c.rank == 10) == 4
     rng = Scripted(0)
     r = Round.deal(Rules(variant="classico"), 0, rng)
-    assert rng.calls == 2 and r.table_cards == parse_cards("1D 2D 3D 4D")
+    assert rng.calls == 2 and r.table == parse_cards("1D 2D 3D 4D")
 
 
 def test_the_deal_depends_only_on_the_generator() -> None:
@@ -170,10 +170,10 @@ def test_a_capture_that_clears_the_table_is_a_scopa() -> None:
     r = Round.from_deal([parse_cards("5D 1B"), parse_cards("2C 1C"), parse_cards("3S 1S"),
                          parse_cards("9B 2B")], parse_cards("2D 3D"), dealer=3)
     play = r.play(_m("5D:2D+3D"))
-    assert play.scopa and r.scope == [1, 0] and r.table == 0
+    assert play.scopa and r.scope == [1, 0] and r.table == []
     r.play(_m("2C"))
     play = r.play(_m("3S"))  # 3S cannot take the 2C: laid
-    assert not play.scopa and r.table_cards == parse_cards("2C 3S")
+    assert not play.scopa and r.table == parse_cards("2C 3S")
     play = r.play(_m("9B"))
     assert not play.scopa and r.scope == [1, 0]
     r.play(_m("1B"))
@@ -200,9 +200,9 @@ def test_no_scopa_on_the_last_play_of_the_round() -> None:
     r.play(_m("10D"))
     assert r.play(_m("10C:10D")).scopa is False
     assert r.play(_m("3S:3D")).scopa is False
-    assert r.is_last_play and r.table_cards == parse_cards("4C")
+    assert r.is_last_play and r.table == parse_cards("4C")
     play = r.play(_m("4B:4C"))
-    assert play.capture == frozenset(parse_cards("4C")) and r.table == 0
+    assert play.capture == frozenset(parse_cards("4C")) and r.table == []
     assert play.scopa is False and r.scope == [0, 0] and r.is_over
     assert r.score().scope == (0, 0)
 
@@ -219,10 +219,10 @@ def test_leftovers_go_to_the_pair_that_took_last_and_are_no_scopa() -> None:
     assert r.play(_m("9D:5S+1S+3B")).scopa is False  # pair A takes last; 10B stays
     r.play(_m("8C"))
     r.play(_m("2S"))
-    assert r.is_last_play and r.table_cards == parse_cards("8C 2S 10B")
+    assert r.is_last_play and r.table == parse_cards("8C 2S 10B")
     play = r.play(_m("4B"))
     assert not play.capture and not play.scopa
-    assert r.is_over and r.table == 0
+    assert r.is_over and r.table == []
     assert r.pile(0) == sorted(parse_cards("9D 5S 1S 3B 8C 2S 10B 4B"))
     assert r.pile(1) == sorted(parse_cards("6C 6D"))
     assert r.scope == [0, 0] and r.score().scope == (0, 0)

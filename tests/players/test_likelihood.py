@@ -39,8 +39,8 @@ def test_the_model_scores_moves_as_the_playouts_choose_them() -> None:
         own = 0
         for c in r.hands[seat]:
             own |= BIT[c]
-        others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table | own)
-        values = policy_values(own, r.table, others, len(r.hands[(seat + 1) & 3]),
+        others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table_mask | own)
+        values = policy_values(own, r.table_mask, others, len(r.hands[(seat + 1) & 3]),
                                len(r.hands[(seat + 3) & 3]), r.plays_left == 1)
         assert sorted((c, m) for c, m, _ in values) == sorted(r.legal_pairs())
         chosen = policy_pair(r, 0.0, rng)
