@@ -98,7 +98,8 @@ def stats_summary(data: dict[str, Any]) -> dict[str, Any]:
         "average_points": {c: (d["points"][c] / n if n else 0.0) for c in CATEGORIES},
         "scope_made": d["scope_made"],
         "scope_conceded": d["scope_conceded"],
-        "hints": d["hints"],
+        # SPEC §7: opening the cards seen is counted like a hint; the split stays visible.
+        "hints": d["hints"] + d["cards_seen"],
         "cards_seen": d["cards_seen"],
         "accuracy": [{"time": t, "accuracy": a, "judged": j} for t, a, j in d["accuracy"]],
     }

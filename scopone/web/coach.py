@@ -220,6 +220,11 @@ class CoachService:
         key = f"{rec.match.round_number}:{seat}"
         return int(coach_meta(rec).get("help", {}).get(key, {}).get(kind, 0))
 
+    def _hints_used(self, rec: GameRecord, seat: int) -> int:
+        """The seat's hints this round as the round summary counts them: SPEC §7 counts an
+        opening of the cards seen like a hint."""
+        return self._help_count(rec, seat, "hints") + self._help_count(rec, seat, "seen")
+
     async def _count_help(self, rec: GameRecord, seat: int, kind: str, load: Loader) -> int:
         key = f"{rec.match.round_number}:{seat}"
 
@@ -257,8 +262,9 @@ class CoachService:
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
         at = rec.version if position is None else position
         out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{at}", self.seconds)
-        used = await self._count_help(rec, seat, "hints", load)
-        return {**out, "version": rec.version, "hints_used": used}
+        await self._count_help(rec, seat, "hints", load)
+        # ``rec`` is as read before this hint was counted.
+        return {**out, "version": rec.version, "hints_used": self._hints_used(rec, seat) + 1}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
         return await self.cards_seen_for(self.service._load(game_id), seat, self.service._load)
@@ -268,7 +274,8 @@ class CoachService:
         opened = await self._count_help(rec, seat, "seen", load)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
-                "settebello": seen.settebello, "opened": opened}
+                "settebello": seen.settebello, "opened": opened,
+                "hints_used": self._hints_used(rec, seat) + 1}
 
     def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
         m = rec.match
@@ -296,8 +303,9 @@ class CoachService:
         if cached is None:
             cached = await self._computed(rec, trace, number, seat, load)
         help_ = coach_meta(rec).get("help", {}).get(key, {})
-        return {**cached, "round": number, "hints_used": int(help_.get("hints", 0)),
-                "cards_seen_opened": int(help_.get("seen", 0))}
+        seen = int(help_.get("seen", 0))
+        return {**cached, "round": number, "hints_used": int(help_.get("hints", 0)) + seen,
+                "cards_seen_opened": seen}
 
     async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
                         seat: int, load: Loader) -> dict[str, Any]:

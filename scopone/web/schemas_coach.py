@@ -30,7 +30,9 @@ class HintOut(BaseModel):
     move: MoveOut
     options: list[OptionOut]  # best first, at most three
     deals: int  # imagined deals behind the margins; 0 for a forced move
-    hints_used: int  # hints asked this round, this one included
+    # Hints asked this round, this one included, and the openings of the cards seen (SPEC §7
+    # counts one like a hint).
+    hints_used: int
 
 
 class PlayReviewOut(BaseModel):
@@ -60,8 +62,8 @@ class ReviewOut(BaseModel):
     history: list[PublicPlayOut]  # every play of the round, as everyone saw it
     accuracy: float | None  # share of judged plays rated best or good; None: nothing judged
     counts: dict[LabelOut, int]
-    hints_used: int
-    cards_seen_opened: int
+    hints_used: int  # hints asked in the round, each opening of the cards seen included
+    cards_seen_opened: int  # of those, the openings of the cards seen
 
 
 class SeenCardOut(BaseModel):
@@ -75,6 +77,7 @@ class CardsSeenOut(BaseModel):
     unseen_by_rank: list[int]  # ranks 1-10: cards still unseen by the person
     settebello: PlaceOut
     opened: int  # times opened this round, this one included
+    hints_used: int  # the same count as a hint's: hints and openings this round, this one too
 
 
 class LevelStatsOut(BaseModel):
@@ -98,6 +101,6 @@ class StatsOut(BaseModel):
                                  "napola"], float]
     scope_made: int
     scope_conceded: int
-    hints: int
-    cards_seen: int
+    hints: int  # hints used: hints asked and openings of the cards seen (SPEC §7)
+    cards_seen: int  # of those, the openings of the cards seen
     accuracy: list[AccuracyPointOut]  # oldest first, the last hundred reviewed rounds

@@ -70,6 +70,9 @@ def test_a_hint_names_a_legal_move_of_the_persons_own_view_and_is_counted(api: A
     # The hint did not change the version: the moves after it were never stale.
     stats = api.client.get(f"/api/people/{pid}/stats").json()
     assert stats["hints"] == 10 and stats["rounds"] == 1
+    # The round's review (its summary) counts the same hints.
+    review = api.client.get(f"/api/games/{game['id']}/rounds/1/review").json()
+    assert review["hints_used"] == 10 and review["cards_seen_opened"] == 0
 
 
 def test_hint_errors(api: Api) -> None:
@@ -167,8 +170,16 @@ def test_cards_seen_shows_no_hidden_card_and_is_counted(api: Api) -> None:
     assert sum(seen["unseen_by_rank"]) == len(hidden)
     assert set(seen["played"]) == {p["card"] for p in game["history"]}
     assert seen["settebello"] == places["7D"]
-    assert api.client.post(f"/api/games/{gid}/cards-seen").json()["opened"] == 2
-    assert api.client.get(f"/api/people/{pid}/stats").json()["cards_seen"] == 2
+    again = api.client.post(f"/api/games/{gid}/cards-seen").json()
+    assert again["opened"] == 2 and again["hints_used"] == 2
+    # Counted like a hint (SPEC §7): a hint now is the round's third, and the statistics count
+    # the openings among the hints used.
+    game = api.get(gid)
+    game = api.until(game, "your_turn", rng)
+    h = api.client.post(f"/api/games/{gid}/hint", json={"version": game["version"]}).json()
+    assert h["hints_used"] == 3
+    stats = api.client.get(f"/api/people/{pid}/stats").json()
+    assert stats["cards_seen"] == 2 and stats["hints"] == 3
     assert api.client.post("/api/games/nope/cards-seen").status_code == 404
 
 

@@ -104,13 +104,19 @@ def test_each_seat_gets_its_own_hint_from_its_own_view_counted_for_it_alone(api:
         assert body["table"]["you"] == other and "game" not in body
         assert not set(body["table"]["game"]["hand"]) & (hidden_from(api, code, other))
 
-    # Seats 0 and 2 ask at every turn, seat 1 at its first only, seat 3 never.
+    # Seats 0 and 2 ask at every turn, seat 1 at its first only, seat 3 never, but it opens
+    # the cards seen once, which counts like a hint (SPEC §7).
     first_of_1 = [True]
+    opened = [0, 0, 0, 0]
 
     def sometimes(seat: int, mine: Json) -> None:
         if seat in (0, 2) or (seat == 1 and first_of_1[0]):
             first_of_1[0] = first_of_1[0] and seat != 1
             ask(seat, mine)
+        if seat == 3 and not opened[3]:
+            r = api.client.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[3]))
+            assert r.status_code == 200 and r.json()["hints_used"] == 1, r.text
+            opened[3] += 1
 
     over = play_round(api, code, tokens, sometimes)
     assert over["game"]["status"] in ("round_over", "match_over")  # the end of round 1
@@ -119,7 +125,8 @@ def test_each_seat_gets_its_own_hint_from_its_own_view_counted_for_it_alone(api:
     for seat in range(4):
         r = api.client.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[seat]))
         assert r.status_code == 200, r.text
-        assert r.json()["hints_used"] == asked[seat] and r.json()["seat"] == seat
+        assert r.json()["hints_used"] == asked[seat] + opened[seat]
+        assert r.json()["cards_seen_opened"] == opened[seat] and r.json()["seat"] == seat
 
 
 def test_a_hint_at_a_table_is_refused_as_the_contract_says(api: Api) -> None:
@@ -203,7 +210,7 @@ def test_cards_seen_is_the_seats_own_and_counted_for_it(api: Api) -> None:
             & hidden_from(api, code, seat)
     assert seen["opened"] == 1  # seat 3's first, whatever seat 1 did
     r = api.client.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[1]))
-    assert r.json()["opened"] == 3
+    assert r.json()["opened"] == 3 and r.json()["hints_used"] == 3  # counted like a hint
     refused(api.client.post(f"/api/tables/{code}/cards-seen"), 403, "seat token required")
 
 

@@ -136,5 +136,6 @@ def test_statistics_add_up_per_seat() -> None:
     assert s["average_points"]["carte"] == score.carte[1]
     assert s["scope_made"] == score.tallies[1].scope
     assert s["scope_conceded"] == score.tallies[0].scope
-    assert s["hints"] == 1 and s["cards_seen"] == 1
+    # An opening of the cards seen counts like a hint (SPEC §7), and is shown apart too.
+    assert s["hints"] == 2 and s["cards_seen"] == 1
     assert s["accuracy"] == [{"time": 10.0, "accuracy": 0.75, "judged": 4}]
