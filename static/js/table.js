@@ -38,7 +38,7 @@ const state = {
   conn: 'connecting',
   missing: false, // no table at this code
   notice: '',
-  backSent: false,
+  backSent: false, // a request to be back is on its way
   thinking: null,
   seatLabel: (pos) => boardName(pos),
   plainName: (pos) => plainName(pos),
@@ -131,8 +131,9 @@ function take(tv, view, openSummary = true) {
   state.view = view;
   state.error = null;
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
-  if (tv.you !== null && !tv.seats[tv.you].away) state.backSent = false;
-  if (old && old.you !== null && tv.you !== null) comeBack();
+  // The first view of a page just opened (or reloaded): opening the page is being there.
+  // Any later view is news from the server, not a sign of the person: it changes nothing.
+  if (!old && tv.you !== null) comeBack();
   claimSeat();
   paint();
 }
@@ -156,13 +157,35 @@ function claimSeat() {
   tables.person(code, token(), personId()).catch((err) => console.warn(err));
 }
 
-/** An away person whose page is open and connected again is back (the server is told once). */
-function comeBack() {
-  const tv = state.table;
-  if (!tv || tv.you === null || !tv.seats[tv.you].away || state.backSent || state.conn !== 'open') return;
+/** SPEC §6: a person the computer played for is away until they show they are there: an input
+ * of theirs on the page (a key, a pointer or touch, a click; see `watchPresence`), a card of
+ * their own (the server counts that itself), or their browser coming back (the page opened,
+ * the stream open again after a disconnect, which includes the tab shown again: push.js
+ * reconnects then). A view from the server is not such a sign, so it never calls this.
+ *
+ * Judged on the newest view the page has (shown or queued); `sure` (the browser came back,
+ * the page's view may be from before) asks the server anyway: when the seat is not away its
+ * answer is the table unchanged, at the same version (and the page's view may be the lobby
+ * while the server is playing by now). Never from a hidden tab; one request at a time. */
+function comeBack(sure = false) {
+  const tv = pending || state.table;
+  if (!tv || tv.you === null || !state.mine || state.backSent) return;
+  if (!sure && !tv.seats[tv.you].away) return;
   if (document.visibilityState !== 'visible') return;
   state.backSent = true;
-  tables.back(code, token()).then(receiveMaybe, () => { state.backSent = false; });
+  tables.back(code, token())
+    .then(receiveMaybe, () => {}) // a failure: the next sign of the person asks again
+    .finally(() => { state.backSent = false; });
+}
+
+/** The person's own inputs anywhere on the page are signs that they are there. Listened to on
+ * the window in the capture phase, before anything else (the coach's review keeps its keys from
+ * the page's other listeners), and passively: nothing is changed or stopped here. */
+function watchPresence() {
+  const seen = () => comeBack();
+  for (const type of ['keydown', 'pointerdown', 'touchstart', 'click']) {
+    window.addEventListener(type, seen, { capture: true, passive: true });
+  }
 }
 
 function receiveMaybe(data) {
@@ -238,7 +261,7 @@ async function sitDown(event) {
   const name = $('sit-name').value.trim();
   const seat = state.chosen;
   if (seat === null) return;
-  if (!name || name.length > 20) {
+  if (!name || [...name].length > 20) { // characters, as the server counts them
     state.notice = tr('badName');
     paint();
     return;
@@ -269,6 +292,8 @@ function summaryAction() {
   if (view.status === 'round_over') act(() => tables.nextRound(code, token(), tv.version));
   else if (view.status === 'match_over' && tv.you === tv.host) act(() => tables.rematch(code, token(), tv.version));
 }
+
+watchPresence(); // before the coach's listeners, so that none of them can hide an input
 
 // ----- the coach (SPEC §7): the viewer's own seat, through the table's routes ----------------------
 
@@ -459,7 +484,6 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target && event.target.tagName;
   if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') return;
-  comeBack();
   if (state.summaryOpen && event.key === 'Enter' && !$('summary').hidden) {
     event.preventDefault();
     summaryAction();
@@ -478,7 +502,6 @@ function cycleDesign() {
 function bind() {
   bindHands(state, hands);
   document.addEventListener('keydown', onKey);
-  document.addEventListener('pointerdown', () => comeBack());
   $('btn-design').addEventListener('click', cycleDesign);
   $('set-lang').addEventListener('change', (e) => {
     state.prefs.lang = e.target.value;
@@ -559,7 +582,8 @@ const stream = follow(tables.events(code), {
   onState(conn) {
     const wasOpen = state.conn === 'open';
     state.conn = conn;
-    if (conn === 'open' && !wasOpen) comeBack();
+    // Open again after a disconnect, or after the tab was hidden: the browser is back.
+    if (conn === 'open' && !wasOpen) comeBack(true);
     paint();
   },
   onRefused(status) {

@@ -46,6 +46,7 @@ MY_TURN_OR_OVER = ("() => ['your_turn', 'round_over', 'match_over']"
 class TableServer:
     url: str
     http: httpx.Client = field(repr=False)
+    app: Any = field(default=None, repr=False)  # the app itself: its store, its hub
 
     def view(self, code: str, token: str | None = None) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -61,7 +62,8 @@ def tserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableServer]:
     db = tmp_path_factory.mktemp("tables-db") / "games.sqlite3"
     settings = Settings(db_path=db, ai_processes=False, ai_time_budget=0.05, table_pace=PACE)
     port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+    app = create_app(settings)
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                        log_level="warning", lifespan="on"))
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
@@ -72,7 +74,7 @@ def tserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableServer]:
     assert uv.started
     url = f"http://127.0.0.1:{port}"
     with httpx.Client(base_url=url, timeout=30) as http:
-        yield TableServer(url, http)
+        yield TableServer(url, http, app)
     uv.should_exit = True
     thread.join(timeout=10)
 
@@ -633,3 +635,195 @@ def test_a_choice_begun_survives_a_change_of_the_table_alone(tserver: TableServe
         assert played["seat"] == 0 and played["card"] == first
     finally:
         done.set()
+
+
+# ----- away and back ------------------------------------------------------------------------
+
+# Records, on a page, every state of seat `pos` it paints: [version shown, away or not].
+RECORD_AWAY = """pos => {
+  window.awaySeen = [];
+  const note = () => {
+    if (document.body.dataset.phase !== 'playing') return;
+    const entry = [Number(document.body.dataset.version),
+                   document.getElementById(`seat-${pos}`).classList.contains('away')];
+    const last = window.awaySeen[window.awaySeen.length - 1];
+    if (!last || last[0] !== entry[0] || last[1] !== entry[1]) window.awaySeen.push(entry);
+  };
+  new MutationObserver(note).observe(document.body, { attributes: true, subtree: true });
+}"""
+
+
+def _shorten_away(srv: TableServer, code: str, seconds: int) -> None:
+    """The shortest option is 30 s: the test shortens it in the store, as an old table might
+    have it (as tests/api/test_tables_away.py does), and tells the table's watchers."""
+    service = srv.app.state.service
+    rec = service.store.load_by_code(code)
+    rec.meta["table"]["options"]["away_seconds"] = seconds
+    rec.version += 1
+    assert service.store.update(rec, rec.version - 1)
+    service.hub.publish(rec.id, rec.version)
+
+
+def _plays_of(srv: TableServer, code: str, seat: int) -> tuple[int, dict[str, Any]]:
+    view = srv.view(code)
+    return sum(p["seat"] == seat for p in view["game"]["history"]), view
+
+
+def test_an_idle_person_stays_away_until_they_show_they_are_there(tserver: TableServer,
+                                                                   people: Any) -> None:
+    """SPEC §6: a person whose page is open but who does not play in time is away, and stays
+    away (the computer playing their cards at its pace) until they show they are there: a key
+    or a tap on their page. (The page once told the server "back" at the very next view.)"""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Carla"})
+    assert r.status_code == 201, r.text
+    carla_token = r.json()["token"]
+    _shorten_away(srv, code, 2)
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    carla = people(PHONE, f"{srv.url}/t/{code}",
+                   {f"scopone.seat.{code}": json.dumps({"seat": 2, "token": carla_token})})
+    backs: list[str] = []  # Carla's page's requests to be back
+
+    def is_back(req: Any) -> bool:
+        return bool(req.method == "POST" and req.url.endswith(f"/api/tables/{code}/back"))
+
+    carla.page.on("request", lambda req: backs.append(req.url) if is_back(req) else None)
+    carla.page.wait_for_function("() => document.body.dataset.seat === '2'"
+                                 " && document.body.dataset.connection === 'open'")
+    anna.page.wait_for_selector("#lobby-seat-t:has-text('Carla'):not(:has-text('offline'))")
+    anna.page.evaluate(RECORD_AWAY, 2)  # Carla sits opposite Anna: board position 2
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {anna_token}"})
+    assert r.status_code == 200, r.text
+
+    # Nobody touches a page. Carla's turn passes: the computer plays her card, she is away.
+    anna.page.wait_for_selector("#seat-2.away")
+    # She stays away: the computer plays her next card too (at its pace), and every view
+    # Anna's page shows from then on says she is away; so does the server.
+    while True:
+        played, view = _plays_of(srv, code, 2)
+        if played >= 2:
+            break
+        in_sync(anna, view["version"] + 1)
+    assert view["seats"][2]["away"] and view["seats"][2]["kind"] == "person"
+    assert view["seats"][2]["connected"]  # her page is open all along
+    in_sync(anna, view["version"])
+    seen = anna.page.evaluate("() => window.awaySeen")
+    first = next(i for i, (_, away) in enumerate(seen) if away)
+    assert all(away for _, away in seen[first:]), seen
+    assert seen[-1][0] >= view["version"] and len(seen) - first >= 2, seen
+    assert "away" in carla.page.inner_text("#seat-0-name")  # she sees it too
+    assert backs == []  # her page never said she was back
+
+    # A key on her page: she is back, for the server and on Anna's page.
+    with carla.page.expect_response(lambda res: is_back(res.request)) as answer:
+        carla.page.keyboard.press("Shift")
+    assert answer.value.status == 200
+    back = answer.value.json()
+    assert back["you"] == 2 and not back["seats"][2]["away"]
+    anna.page.wait_for_function(
+        "v => window.awaySeen.some(([version, away]) => version >= v && !away)",
+        arg=back["version"])
+    assert len(backs) == 1
+
+    # Her next turn passes too: away again, until a tap on her page.
+    anna.page.wait_for_function(
+        "v => window.awaySeen.some(([version, away]) => version > v && away)",
+        arg=back["version"])
+    in_sync(carla, srv.view(code)["version"])
+    carla.page.wait_for_function(
+        "() => document.getElementById('seat-0-name').textContent.includes('away')")
+    box = carla.page.locator("#score").bounding_box()
+    with carla.page.expect_response(lambda res: is_back(res.request)) as answer:
+        carla.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    assert answer.value.status == 200 and not answer.value.json()["seats"][2]["away"]
+    anna.page.wait_for_function(
+        "v => window.awaySeen.some(([version, away]) => version >= v && !away)",
+        arg=answer.value.json()["version"])
+    assert len(backs) == 2
+
+
+# ----- names --------------------------------------------------------------------------------
+
+# Names that are markup (each at most 20 characters): shown as typed, as text, never run.
+HOST_MARKUP = "&amp;<i>Anna</i>\"'"
+GUEST_MARKUP = "<svg/onload=pwned=1>"
+# What a page holds if a name got in as markup: an element made of it, a handler, its effect.
+MARKUP_RAN = """() => ({
+  pwned: typeof window.pwned,
+  handlers: document.querySelectorAll('[onload], [onerror]').length,
+  made: document.querySelectorAll('.lobby-seat-name *, .seat-name i, .seat-name svg,'
+    + ' #seat-0-name *, #host-seats i, #host-seats svg, #last-list i, #last-list svg,'
+    + ' #turn-live *, #status *').length,
+})"""
+NOTHING_RAN = {"pwned": "undefined", "handlers": 0, "made": 0}
+
+
+def test_names_with_markup_show_as_typed_and_never_run(tserver: TableServer,
+                                                       people: Any) -> None:
+    """SPEC §6: names are always shown escaped. A guest types markup as their name in the
+    lobby; the host's name is markup too: each page shows the other's name as the text typed,
+    in the lobby and at the table (the seat, the host's controls, the last plays)."""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": HOST_MARKUP, "level": "easy",
+                                           "away_seconds": None})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    guest = people(DESKTOP, f"{srv.url}/t/{code}")
+    guest.page.wait_for_function("() => document.body.dataset.phase === 'lobby'")
+    guest.page.click(".lobby-seat[data-seat='2'] button.take")
+    guest.page.fill("#sit-name", GUEST_MARKUP)
+    guest.page.click("#btn-sit")
+    guest.page.wait_for_function("() => document.body.dataset.seat === '2'"
+                                 " && document.body.dataset.connection === 'open'")
+    guest_token = guest.seat(code)["token"]
+    assert srv.view(code)["seats"][2]["name"] == GUEST_MARKUP
+
+    # The lobby: each sees the other opposite, by the name typed.
+    text_is = "([sel, text]) => document.querySelector(sel).textContent === text"
+    anna.page.wait_for_function(text_is, arg=["#lobby-seat-t .lobby-seat-name", GUEST_MARKUP])
+    guest.page.wait_for_function(text_is,
+                                 arg=["#lobby-seat-t .lobby-seat-name", f"{HOST_MARKUP} (host)"])
+    for p in (anna, guest):
+        assert p.page.evaluate(MARKUP_RAN) == NOTHING_RAN
+
+    # The table: the seat opposite, the host's controls.
+    anna.page.click("#btn-start")
+    for p in (anna, guest):
+        p.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    starts_with = "([sel, text]) => document.querySelector(sel).textContent.startsWith(text)"
+    anna.page.wait_for_function(starts_with, arg=["#seat-2 .seat-name", GUEST_MARKUP])
+    guest.page.wait_for_function(starts_with,
+                                 arg=["#seat-2 .seat-name", f"{HOST_MARKUP} (host)"])
+    assert anna.page.text_content("#host-seats button[data-seat='2']") == (
+        f"Give {GUEST_MARKUP}\u2019s seat to the computer")
+
+    # The people play (through the API) until the guest's card is among Anna's last plays.
+    tokens = {0: anna_token, 2: guest_token}
+    for _ in range(20):
+        view = srv.view(code)
+        if any(p["seat"] == 2 for p in view["game"]["history"]):
+            break
+        turn = view["game"]["turn"]
+        if turn in tokens:
+            mine = srv.view(code, tokens[turn])
+            r = srv.http.post(f"/api/tables/{code}/moves",
+                              json={"version": mine["version"], **mine["game"]["legal"][0]},
+                              headers={"Authorization": f"Bearer {tokens[turn]}"})
+            assert r.status_code in (200, 409), r.text  # 409: a card of the computer's first
+        else:
+            in_sync(anna, view["version"] + 1)
+    else:
+        raise AssertionError("the guest never played")
+    in_sync(anna, view["version"])
+    anna.page.wait_for_function(
+        "name => [...document.querySelectorAll('#last-list li[data-seat=\"2\"]')]"
+        ".some(li => li.textContent.startsWith(name))", arg=GUEST_MARKUP)
+    for p in (anna, guest):
+        assert p.page.evaluate(MARKUP_RAN) == NOTHING_RAN
