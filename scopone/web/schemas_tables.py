@@ -21,8 +21,11 @@ from .schemas import (
 from .table import NAME_BLANKS
 
 #: A name as the schema allows it, so that a schema-valid name is never refused: after trimming
-#: NAME_BLANKS, 1-20 characters and no control character (Unicode category Cc: U+0000-U+001F,
-#: U+007F-U+009F). ``scopone.web.table.clean_name`` checks the same rule in code.
+#: NAME_BLANKS (every Unicode whitespace, as Python's ``str.strip()`` and JavaScript's ``trim()``
+#: see it), 1-20 characters and no control character (Unicode category Cc: U+0000-U+001F,
+#: U+007F-U+009F). ``scopone.web.table.clean_name`` checks the same rule in code; a blank inside
+#: a name stays, as in "Anna Maria". The blanks are written out, never as ``\s``, whose meaning
+#: differs between regex engines.
 NAME_PATTERN = (f"^[{NAME_BLANKS}]*[^{NAME_BLANKS}\x00-\x1f\x7f-\x9f]"
                 f"(?:[^\x00-\x1f\x7f-\x9f]{{0,18}}[^{NAME_BLANKS}\x00-\x1f\x7f-\x9f])?"
                 f"[{NAME_BLANKS}]*$")

@@ -32,11 +32,15 @@ SEATS = 4
 HOST = 0
 PAIRS = ("A", "B")
 MAX_NAME = 20
-#: What trimming removes from either end of a name: the blanks a keyboard or a paste leaves.
-#: Named one by one, because "whitespace" differs between Python (``str.strip`` takes U+001C-1F
-#: and U+0085 too), the schema's ECMA regexes and pydantic's: the schema
-#: (``schemas_tables.NAME_PATTERN``) and ``clean_name`` must agree.
-NAME_BLANKS = "\t\n\v\f\r \u00a0\u3000"
+#: What trimming removes from either end of a name: every character Python's ``str.strip()``
+#: removes (``str.isspace``: Unicode's White_Space and U+001C-1F) and every one JavaScript's
+#: ``trim()`` removes (the same less U+001C-1F and U+0085, plus U+FEFF), so a name trimmed by
+#: the page first ends up the same. Named one by one, because "whitespace" differs between
+#: Python, the schema's ECMA regexes and pydantic's: the schema (``schemas_tables.NAME_PATTERN``)
+#: and ``clean_name`` must agree. U+001C-1F and U+0085 are control characters: trimmed at the
+#: ends like a tab or a newline, refused inside a name.
+NAME_BLANKS = ("\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
+               "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
 
 
 def new_token() -> str:
@@ -58,12 +62,18 @@ def clean_name(raw: str) -> str:
 
     >>> clean_name("  Anna ")
     'Anna'
+    >>> clean_name("\\u2003Anna\\u2028")
+    'Anna'
+    >>> clean_name("\\u2003")
+    Traceback (most recent call last):
+    ...
+    scopone.web.errors.Malformed: invalid name
     >>> clean_name("a\\x07b")
     Traceback (most recent call last):
     ...
     scopone.web.errors.Malformed: invalid name
     """
-    name = raw.strip(NAME_BLANKS)  # never a control character other than these blanks
+    name = raw.strip(NAME_BLANKS)
     if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(c) == "Cc" for c in name):
         raise e.Malformed(e.INVALID_NAME)
     return name
