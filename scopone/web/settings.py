@@ -25,6 +25,13 @@ def _bool(text: str) -> bool:
     raise ValueError(f"not a boolean: {text!r}")
 
 
+#: The most Hard workers a server process starts by itself: each is a Python process of about
+#: 53 MB at rest (37 MB its own; measured with two workers on this machine), more as its search
+#: caches fill, so a 64-core machine would otherwise hold 3 GB of them per server process. More
+#: cores are served by more server processes (``serve --workers N``) or ``SCOPONE_AI_WORKERS``.
+HARD_WORKERS_MAX = 8
+
+
 def available_cores() -> int:
     """The cores this process may run on (its CPU affinity, e.g. a container's cpuset), else
     all the machine's."""
@@ -77,16 +84,20 @@ class Settings:
     @property
     def hard_workers(self) -> int:
         """Hard's workers in each server process: ``ai_workers`` when set, else the cores this
-        machine lets the server use, shared among its ``workers`` processes (at least one).
-        A fixed two left most of a larger machine idle while Hard's cards queued for their share
-        of two (``thinker.shared_budget``); more than the cores would only slice each second.
+        machine lets the server use, shared among its ``workers`` processes (at least one, at
+        most ``HARD_WORKERS_MAX``). A fixed two left most of a larger machine idle while Hard's
+        cards queued for their share of two (``thinker.shared_budget``); more than the cores
+        would only slice each second.
 
         >>> Settings(ai_workers=3).hard_workers
         3
-        >>> Settings(workers=2).hard_workers == max(1, available_cores() // 2)
+        >>> Settings(workers=2).hard_workers == max(1, min(8, available_cores() // 2))
         True
         """
-        return self.ai_workers or max(1, available_cores() // max(1, self.workers))
+        if self.ai_workers:
+            return self.ai_workers
+        share = available_cores() // max(1, self.workers)
+        return max(1, min(HARD_WORKERS_MAX, share))
 
     @property
     def store_url(self) -> str:

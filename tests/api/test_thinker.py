@@ -73,13 +73,17 @@ def test_hard_shares_its_workers_time_when_decisions_queue(monkeypatch: pytest.M
 def test_hard_gets_the_servers_share_of_the_cores(monkeypatch: pytest.MonkeyPatch,
                                                   api_factory: Any) -> None:
     # Unset (0), SCOPONE_AI_WORKERS follows the machine: its cores divided among the server's
-    # processes, at least one each; an operator's number wins.
+    # processes, at least one each and at most eight; an operator's number wins.
     assert 1 <= settings_module.available_cores() <= (os.cpu_count() or 1)
     monkeypatch.setattr(settings_module, "available_cores", lambda: 8)
     assert [Settings(workers=n).hard_workers for n in (1, 2, 3, 8, 16)] == [8, 4, 2, 1, 1]
     assert Settings(workers=2, ai_workers=3).hard_workers == 3
     assert Settings.from_env({"SCOPONE_AI_WORKERS": "", "SCOPONE_WORKERS": "4"}).hard_workers == 2
     assert Settings.from_env({"SCOPONE_AI_WORKERS": "5"}).hard_workers == 5
+    monkeypatch.setattr(settings_module, "available_cores", lambda: 64)
+    assert [Settings(workers=n).hard_workers for n in (1, 4, 16)] == [8, 8, 4]
+    assert Settings(ai_workers=12).hard_workers == 12
+    monkeypatch.setattr(settings_module, "available_cores", lambda: 8)
     # The app's thinker is built with that share.
     built = api_factory(ai_processes=False, ai_workers=0, workers=2)
     with built.client:
