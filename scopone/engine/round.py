@@ -231,7 +231,7 @@ class Round:
     @property
     def table_cards(self) -> list[Card]:
         """The same as ``table`` (the name it had first)."""
-        return cards_of(self.table_mask)
+        return self.table
 
     def hand(self, seat: int) -> list[Card]:
         return [DECK[i] for i in self.hands[seat]]

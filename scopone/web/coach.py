@@ -82,6 +82,12 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
     return {"variant": rules.variant, "napola": rules.napola, "target": rules.target}
 
 
+def hints_used(help_: dict[str, Any]) -> int:
+    """A round's hints used from its counts: SPEC §7 counts each opening of the cards seen like
+    a hint."""
+    return int(help_.get("hints", 0)) + int(help_.get("seen", 0))
+
+
 class CoachService:
     """Hint, review, cards seen and statistics; watches the games for finished rounds.
 
@@ -216,16 +222,10 @@ class CoachService:
                 if self.store.update(rec, rec.version, before):
                     return
 
-    def _help_count(self, rec: GameRecord, seat: int, kind: str) -> int:
-        key = f"{rec.match.round_number}:{seat}"
-        return int(coach_meta(rec).get("help", {}).get(key, {}).get(kind, 0))
-
-    def _hints_used(self, rec: GameRecord, seat: int) -> int:
-        """The seat's hints this round as the round summary counts them: SPEC §7 counts an
-        opening of the cards seen like a hint."""
-        return self._help_count(rec, seat, "hints") + self._help_count(rec, seat, "seen")
-
-    async def _count_help(self, rec: GameRecord, seat: int, kind: str, load: Loader) -> int:
+    async def _count_help(self, rec: GameRecord, seat: int, kind: str,
+                          load: Loader) -> dict[str, int]:
+        """Counts one hint (``kind`` "hints") or one opening of the cards seen ("seen") for the
+        seat's round, and for its person; returns the round's counts with this one."""
         key = f"{rec.match.round_number}:{seat}"
 
         def add(r: GameRecord) -> None:
@@ -237,7 +237,10 @@ class CoachService:
         if person is not None:
             self._change_person(person, lambda d: credit_help(
                 d, "hints" if kind == "hints" else "cards_seen"))
-        return self._help_count(rec, seat, kind) + 1
+        # ``rec`` is as read before this one was counted.
+        counts = dict(coach_meta(rec).get("help", {}).get(key, {}))
+        counts[kind] = int(counts.get(kind, 0)) + 1
+        return counts
 
     # ----- what the person asks for ---------------------------------------------------------
 
@@ -262,20 +265,19 @@ class CoachService:
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
         at = rec.version if position is None else position
         out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{at}", self.seconds)
-        await self._count_help(rec, seat, "hints", load)
-        # ``rec`` is as read before this hint was counted.
-        return {**out, "version": rec.version, "hints_used": self._hints_used(rec, seat) + 1}
+        counts = await self._count_help(rec, seat, "hints", load)
+        return {**out, "version": rec.version, "hints_used": hints_used(counts)}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
         return await self.cards_seen_for(self.service._load(game_id), seat, self.service._load)
 
     async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
         seen = cards_seen(SeatView.of(rec.match.round, seat))
-        opened = await self._count_help(rec, seat, "seen", load)
+        counts = await self._count_help(rec, seat, "seen", load)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
-                "settebello": seen.settebello, "opened": opened,
-                "hints_used": self._hints_used(rec, seat) + 1}
+                "settebello": seen.settebello, "opened": counts["seen"],
+                "hints_used": hints_used(counts)}
 
     def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
         m = rec.match
@@ -303,9 +305,8 @@ class CoachService:
         if cached is None:
             cached = await self._computed(rec, trace, number, seat, load)
         help_ = coach_meta(rec).get("help", {}).get(key, {})
-        seen = int(help_.get("seen", 0))
-        return {**cached, "round": number, "hints_used": int(help_.get("hints", 0)) + seen,
-                "cards_seen_opened": seen}
+        return {**cached, "round": number, "hints_used": hints_used(help_),
+                "cards_seen_opened": int(help_.get("seen", 0))}
 
     async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
                         seat: int, load: Loader) -> dict[str, Any]:

@@ -178,12 +178,13 @@ function comeBack(sure = false) {
     .finally(() => { state.backSent = false; });
 }
 
-/** The person's own inputs anywhere on the page are signs that they are there. Listened to on
- * the window in the capture phase, before anything else (the coach's review keeps its keys from
- * the page's other listeners), and passively: nothing is changed or stopped here. */
+/** The person's own inputs anywhere on the page are signs that they are there: a key, or a
+ * pointer of any kind (mouse, touch, pen). Listened to on the window in the capture phase,
+ * before anything else (the coach's review keeps its keys from the page's other listeners),
+ * and passively: nothing is changed or stopped here. */
 function watchPresence() {
   const seen = () => comeBack();
-  for (const type of ['keydown', 'pointerdown', 'touchstart', 'click']) {
+  for (const type of ['keydown', 'pointerdown']) {
     window.addEventListener(type, seen, { capture: true, passive: true });
   }
 }
