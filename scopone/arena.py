@@ -24,7 +24,8 @@ from typing import Any
 from .engine import Match, Move, Round, Rules, SeatView
 from .players import TIME_BUDGET, Player, make_player
 from .players.chain import STEPS
-from .players.hard import BETA, READING, READINGS, TIEBREAK, HardPlayer
+from .players.hard import READING, READINGS, TIEBREAK, HardPlayer
+from .players.inference import BETA
 from .players.likelihood import MIX, POOL
 from .players.normal import move_score
 from .players.search import EXACT_PLAYS, TAIL_PLAYS, SearchLimits, search

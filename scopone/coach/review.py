@@ -95,7 +95,7 @@ class RoundReview:
 
     @property
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(LABELS, 0)
+        out: dict[str, int] = dict.fromkeys(LABELS, 0)
         for p in self.judged:
             if p.label is not None:
                 out[p.label] += 1

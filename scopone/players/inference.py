@@ -119,8 +119,8 @@ def card_weights(view: SeatView, beta: float = BETA) -> list[list[float]]:
         t = before[i]
         c = play.card.index
         m = 0
-        for x in play.capture:
-            m |= BIT[x.index]
+        for taken_card in play.capture:
+            m |= BIT[taken_card.index]
         out = ALL_MASK & ~t & ~taken
         if m:
             taken |= m | BIT[c]

@@ -38,7 +38,7 @@ class RouteTemplates(logging.Filter):
         if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str):
             path = urlsplit(args[2]).path
             scope = {"type": "http", "path": path, "method": str(args[1]), "root_path": ""}
-            template = self.routes.template(scope)  # type: ignore[arg-type]
+            template = self.routes.template(scope)
             if path.startswith("/static/") or path in ("/", "/openapi.json"):
                 template = path  # nothing secret in them, and the file names help
             record.args = (args[0], args[1], template, args[3], args[4])

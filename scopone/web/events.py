@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 
 import anyio
@@ -40,7 +40,7 @@ class EventStream(StreamingResponse):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         with contextlib.suppress(OSError):
             async with anyio.create_task_group() as group:
-                async def run_then_stop(func: partial[object]) -> None:
+                async def run_then_stop(func: Callable[[], Awaitable[None]]) -> None:
                     await func()
                     group.cancel_scope.cancel()
 

@@ -28,7 +28,8 @@ PersonId = Annotated[str, Path(pattern=PERSON_PATTERN,
                                description="the anonymous person's id (browser-made, secret)")]
 RoundNumber = Annotated[int, Path(ge=1, le=1000, description="1 for the match's first round")]
 
-_UNKNOWN_PERSON = {404: {"model": ErrorOut, "description": "unknown person"}}
+_UNKNOWN_PERSON: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "unknown person"}}
 
 games = APIRouter(prefix="/api/games", tags=["coach"], responses=documented(400, 413))
 people = APIRouter(prefix="/api/people", tags=["coach"], responses=documented(400, 413))

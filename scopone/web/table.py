@@ -23,14 +23,14 @@ import os
 import secrets
 import socket
 import unicodedata
-from typing import Any
+from typing import Any, Literal
 
 from . import errors as e
 from .store import GameRecord
 
 SEATS = 4
 HOST = 0
-PAIRS = ("A", "B")
+PAIRS: tuple[Literal["A"], Literal["B"]] = ("A", "B")
 MAX_NAME = 20
 #: What trimming removes from either end of a name: every character Python's ``str.strip()``
 #: removes (``str.isspace``: Unicode's White_Space and U+001C-1F) and every one JavaScript's

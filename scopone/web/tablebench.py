@@ -152,7 +152,7 @@ async def _play(client: httpx.AsyncClient, table: Table, figures: Figures, rng: 
             path, body, seat = "next-round", {"version": version}, 0
         else:
             seat = game["turn"]
-            mine = table.latest[seat]["game"]  # type: ignore[index]
+            mine = table.latest[seat]["game"]
             path, body = "moves", {"version": version, **rng.choice(mine["legal"])}
         if pace is not None:
             await asyncio.sleep(rng.uniform(*pace) if path == "moves" else 1.0)
