@@ -18,17 +18,19 @@ from .schemas import (
     Version,
     _In,
 )
-from .table import NAME_BLANKS
+from .table import NAME_BIDI_CONTROLS, NAME_TRIMMED
 
 #: A name as the schema allows it, so that a schema-valid name is never refused: after trimming
-#: NAME_BLANKS (every Unicode whitespace, as Python's ``str.strip()`` and JavaScript's ``trim()``
-#: see it), 1-20 characters and no control character (Unicode category Cc: U+0000-U+001F,
-#: U+007F-U+009F). ``scopone.web.table.clean_name`` checks the same rule in code; a blank inside
-#: a name stays, as in "Anna Maria". The blanks are written out, never as ``\s``, whose meaning
-#: differs between regex engines.
-NAME_PATTERN = (f"^[{NAME_BLANKS}]*[^{NAME_BLANKS}\x00-\x1f\x7f-\x9f]"
-                f"(?:[^\x00-\x1f\x7f-\x9f]{{0,18}}[^{NAME_BLANKS}\x00-\x1f\x7f-\x9f])?"
-                f"[{NAME_BLANKS}]*$")
+#: NAME_TRIMMED (every Unicode whitespace, as Python's ``str.strip()`` and JavaScript's ``trim()``
+#: see it, and the characters that show nothing), 1-20 characters, no control character
+#: (Unicode category Cc: U+0000-U+001F, U+007F-U+009F) and no bidirectional override.
+#: ``scopone.web.table.clean_name`` checks the same rule in code; a blank inside a name stays,
+#: as in "Anna Maria". The blanks are written out, never as ``\s``, whose meaning differs
+#: between regex engines.
+_REFUSED = f"\x00-\x1f\x7f-\x9f{NAME_BIDI_CONTROLS}"
+NAME_PATTERN = (f"^[{NAME_TRIMMED}]*[^{NAME_TRIMMED}{_REFUSED}]"
+                f"(?:[^{_REFUSED}]{{0,18}}[^{NAME_TRIMMED}{_REFUSED}])?"
+                f"[{NAME_TRIMMED}]*$")
 #: A generous bound on the untrimmed name, so the schema stays finite.
 NAME_MAX_RAW = 64
 

@@ -41,6 +41,19 @@ MAX_NAME = 20
 #: ends like a tab or a newline, refused inside a name.
 NAME_BLANKS = ("\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
                "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+#: Characters that show nothing, trimmed at the ends like a blank so that a name made only of
+#: them is empty (refused) rather than shown as nobody: the zero-width space, joiners and word
+#: joiner, the soft hyphen, invisible operators, direction marks, the Mongolian vowel separator,
+#: the Hangul fillers and the blank Braille pattern (the usual "invisible name" tricks). Inside
+#: a name they stay (a joiner inside an emoji sequence is part of it). Variation selectors are
+#: not here: one ends an emoji like "❤️".
+NAME_INVISIBLES = ("\xad\u115f\u1160\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062"
+                   "\u2063\u2064\u2800\u3164\uffa0")
+#: Trimmed from either end of a name.
+NAME_TRIMMED = NAME_BLANKS + NAME_INVISIBLES
+#: Refused anywhere in a name, like a control character: the bidirectional embeddings,
+#: overrides and isolates, which would reorder the text shown after the name ("Anna (away)").
+NAME_BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
 def new_token() -> str:
@@ -58,7 +71,8 @@ def token_hash(token: str) -> str:
 
 
 def clean_name(raw: str) -> str:
-    """The name as shown: trimmed, 1-20 characters, no control character; 422 otherwise.
+    """The name as shown: trimmed of blanks and invisible characters, 1-20 characters, no
+    control character (nor a bidirectional override); 422 otherwise.
 
     >>> clean_name("  Anna ")
     'Anna'
@@ -68,13 +82,18 @@ def clean_name(raw: str) -> str:
     Traceback (most recent call last):
     ...
     scopone.web.errors.Malformed: invalid name
+    >>> clean_name("\\u200b\\u3164")
+    Traceback (most recent call last):
+    ...
+    scopone.web.errors.Malformed: invalid name
     >>> clean_name("a\\x07b")
     Traceback (most recent call last):
     ...
     scopone.web.errors.Malformed: invalid name
     """
-    name = raw.strip(NAME_BLANKS)
-    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(c) == "Cc" for c in name):
+    name = raw.strip(NAME_TRIMMED)
+    if not 1 <= len(name) <= MAX_NAME or any(
+            unicodedata.category(c) == "Cc" or c in NAME_BIDI_CONTROLS for c in name):
         raise e.Malformed(e.INVALID_NAME)
     return name
 

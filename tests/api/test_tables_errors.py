@@ -155,11 +155,16 @@ def test_moves_out_of_turn_illegal_or_stale_are_409_with_the_callers_view(api: A
 # a name of blanks only is empty, hence refused, whatever the blanks are.
 UNICODE_BLANKS = ["\u2003", "\u2028", "\u2029", "\u3000", "\u00a0", "\u1680", "\u202f",
                   "\u205f", "\ufeff", "\u2000\u200a", " \u2003\t\u2028 "]
+# So is every character that shows nothing: a name of them alone would show as nobody.
+INVISIBLE_NAMES = ["\u200b", "\u3164", "\u115f\u1160", "\uffa0", "\u2800", "\u00ad",
+                   "\u200b\u2003\u200d", "\u2060\u200c\u200e\u200f", "\u180e\u2061"]
+# A bidirectional override or isolate inside a name would reorder what follows it on the page.
+BIDI_NAMES = ["a\u202eb", "\u202eAnna", "Anna\u202c", "\u2066x\u2069", "x\u202ay", "x\u2067"]
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 21, "a\x00b", "a\nb", "a\x7fb", "a\x85b",
                                   " \t ", "Anna\x1b[31m", *UNICODE_BLANKS, "\x85", "\x1c\x1f",
-                                  "\u2003a\x85b\u2003"])
+                                  "\u2003a\x85b\u2003", *INVISIBLE_NAMES, *BIDI_NAMES])
 def test_bad_names_are_422(api: Any, name: str) -> None:
     _refused(api.client.post("/api/tables", json={"name": name}), 422, "invalid name")
     code, _ = _table(api, people=1)
@@ -176,6 +181,11 @@ def test_bad_names_are_422(api: Any, name: str) -> None:
     ("\u3000\u00a0Bo\u202f", "Bo"), ("Anna\x85", "Anna"), ("\x1fAnna", "Anna"),
     ("Anna\u2003Maria", "Anna\u2003Maria"),
     ("\u2003" * 4 + "x" * 20 + "\u2028" * 4, "x" * 20),  # 20 once trimmed
+    # The invisible ones go at either end too; inside a name they are part of it (a joiner
+    # inside an emoji sequence), and an emoji's closing variation selector stays.
+    ("\u200bAnna\u3164", "Anna"), ("\u2800 Bo\u200d\u2003", "Bo"), ("a\u200bb", "a\u200bb"),
+    ("\U0001f469\u200d\U0001f373", "\U0001f469\u200d\U0001f373"), ("\u2764\ufe0f", "\u2764\ufe0f"),
+    ("\u200b" * 10 + "x" * 20, "x" * 20),
 ])
 def test_names_are_trimmed_and_kept_as_typed(api: Any, name: str, shown: str) -> None:
     r = api.client.post("/api/tables", json={"name": name})
@@ -250,7 +260,7 @@ def test_the_schemas_name_pattern_says_what_the_code_does() -> None:
 
     from scopone.web import Settings, create_app
     from scopone.web import errors as e
-    from scopone.web.table import clean_name
+    from scopone.web.table import NAME_BIDI_CONTROLS, NAME_INVISIBLES, clean_name
 
     schemas = create_app(Settings()).openapi()["components"]["schemas"]
     patterns = {schemas[model]["properties"]["name"]["pattern"]
@@ -261,7 +271,9 @@ def test_the_schemas_name_pattern_says_what_the_code_does() -> None:
     names = ["Anna", "x" * 20, "x" * 21, "a b", "a\x07b", "\x7f", "\x9f", "Zoë", "名前",
              *UNICODE_BLANKS, *(f"{b}A{b}" for b in blanks), *(f"A{b}B" for b in blanks),
              *(b * 3 for b in blanks), "\u2003" * 22 + "abc" + "\u2028" * 22,
-             "\u200b", "a\u200bb"]  # a zero-width space is a format character, no blank
+             "\u200b", "a\u200bb", *INVISIBLE_NAMES, *BIDI_NAMES,
+             *(f"{b}A{b}" for b in NAME_INVISIBLES), *(f"A{b}B" for b in NAME_INVISIBLES),
+             *(f"A{b}B" for b in NAME_BIDI_CONTROLS), "\u2764\ufe0f"]
     for name in names:
         try:
             clean_name(name)
