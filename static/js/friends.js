@@ -78,7 +78,7 @@ export function openFriends(prefs) {
   $('friends-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const name = $('fr-name').value.trim();
-    if (!name || name.length > 20) {
+    if (!name || [...name].length > 20) { // characters, as the server counts them
       $('fr-problem').textContent = tr('badName');
       return;
     }
