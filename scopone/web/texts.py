@@ -51,7 +51,7 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "with_napola": "With Napola",
         "yes": "yes", "no": "no",
         "table": "Table", "played": "Card played", "options": "What it may take",
-        "pile": "Cards taken by {pair}",
+        "pile_a": "Cards taken by your pair", "pile_b": "Cards taken by the opponents",
         "best_cards": "Best card of each suit",
         "score_caption": "The example round's points, category by category",
         "footer": "Scopone Scientifico – a free card game, no sign-up. Made without trackers.",
@@ -82,7 +82,7 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "with_napola": "Con la napola",
         "yes": "sì", "no": "no",
         "table": "In tavola", "played": "Carta giocata", "options": "Cosa può prendere",
-        "pile": "Carte prese da {pair}",
+        "pile_a": "Carte prese dalla tua coppia", "pile_b": "Carte prese dagli avversari",
         "best_cards": "Carta migliore di ogni seme",
         "score_caption": "I punti della mano d'esempio, voce per voce",
         "footer": "Scopone Scientifico – gioco di carte gratuito, senza registrazione. "
@@ -114,7 +114,8 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "with_napola": "Mit Napola",
         "yes": "ja", "no": "nein",
         "table": "Auf dem Tisch", "played": "Gespielte Karte", "options": "Was sie nehmen darf",
-        "pile": "Genommene Karten: {pair}",
+        "pile_a": "Von deinem Paar genommene Karten",
+        "pile_b": "Von den Gegnern genommene Karten",
         "best_cards": "Beste Karte jeder Farbe",
         "score_caption": "Die Punkte der Beispielrunde, Wertung für Wertung",
         "footer": "Scopone Scientifico – ein kostenloses Kartenspiel ohne Anmeldung. "

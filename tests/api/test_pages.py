@@ -171,6 +171,130 @@ def test_the_capture_examples_are_the_engines_legal_moves(client: TestClient) ->
         assert shown == expected
 
 
+def js_texts(client: TestClient, path: str) -> dict[str, dict[str, str]]:
+    """The game's own texts per language from one of its JS text tables (``key: 'text'``)."""
+    source = client.get(path).text
+    blocks = re.findall(r"^  (\w\w): \{\n(.*?)^  \},", source, flags=re.S | re.M)
+    assert {lang for lang, _ in blocks} >= set(LANGS), path
+    return {lang: {k: v.replace("\\u2019", "\u2019")
+                   for k, v in re.findall(r"(\w+): '((?:[^'\\]|\\.)*)'", body)}
+            for lang, body in blocks}
+
+
+def section_html(html: str, ident: str) -> str:
+    found = re.search(rf'<section id="{ident}".*?</section>', html, flags=re.S)
+    assert found, ident
+    return found.group(0)
+
+
+def plain(html: str) -> str:
+    """The text of some HTML, tags dropped and white space made single."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@pytest.fixture(scope="module")
+def game_texts(client: TestClient) -> dict[str, dict[str, str]]:
+    """Every text the game page shows, per language: the coach's, the tables' and its own; where
+    a key is in two tables the game's own wins (the statistics page has its own "level")."""
+    tables = [js_texts(client, f"/static/js/{name}")
+              for name in ("coach-text.js", "i18n-tables.js", "i18n.js")]
+    return {lang: {k: v for table in tables for k, v in table[lang].items()} for lang in LANGS}
+
+
+#: How the rule pages write the numbers of cards dealt.
+NUMBER_WORDS = {"en": {4: "four", 9: "nine", 10: "ten"},
+                "it": {4: "quattro", 9: "nove", 10: "dieci"},
+                "de": {4: "vier", 9: "neun", 10: "zehn"}}
+#: The words rule 2 uses for "you choose"; rule 1 must use them too (SPEC §1: the player chooses).
+YOU_CHOOSE = {"en": "you choose", "it": "scegli tu", "de": "wählst du"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_name_the_dealer_as_the_game_does(client: TestClient, lang: str,
+                                                    game_texts: dict[str, dict[str, str]]) -> None:
+    # The word is the one under the game's dealer mark (render.js), and the mark is shown.
+    rules = plain(section_html(client.get(RULES_PATH[lang]).text, "rules"))
+    dealer = game_texts[lang]["dealer"]
+    assert rules.lower().count(dealer.lower()) >= 3, dealer  # drawn, leads after, plays last
+    assert "●" in rules
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_capture_rule_one_lets_the_player_choose(client: TestClient, lang: str) -> None:
+    rules = section_html(client.get(RULES_PATH[lang]).text, "rules")
+    first, second = (plain(li) for li in re.findall(r"<li>.*?</li>", rules, flags=re.S)[:2])
+    assert YOU_CHOOSE[lang] in second  # the sums rule, as it always said
+    assert YOU_CHOOSE[lang] in first
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_controls_name_every_key_and_button_of_the_game(
+        client: TestClient, lang: str, game_texts: dict[str, dict[str, str]]) -> None:
+    html = client.get(RULES_PATH[lang]).text
+    controls = section_html(html, "controls")
+    text = plain(controls)
+    texts = game_texts[lang]
+    # Every letter of the game's key help, with the game's word for what it does.
+    keys = re.findall(r"· ([A-Z]) ([^·]+)", texts["keysHelp"])
+    assert {k for k, _ in keys} >= {"N", "L", "D", "H", "C", "R"}
+    kbd = set(re.findall(r"<kbd>(.*?)</kbd>", controls))
+    for key, word in keys:
+        assert key in kbd, key
+        assert word.strip().lower() in text.lower(), (key, word)
+    # Every button of the game page's bar, by the name it shows in this language.
+    index = re.search(r'<div id="controls">(.*?)</div>', client.get(f"/?lang={lang}").text,
+                      flags=re.S)
+    assert index
+    bar = re.findall(r'<button type="button" id="btn-(\w+)"', index.group(1))
+    label = {"new": "newMatch", "friends": "playFriends", "level": "level", "napola": "napola",
+             "design": "design", "settings": "settings", "hint": "hint", "seen": "seen",
+             "review": "review"}
+    assert set(bar) == set(label)
+    for button in bar:
+        assert f"<i>{texts[label[button]]}</i>" in controls, button
+    # What starts a new match (the game's note): Napola, the variant and the target.
+    assert texts["napola"] in texts["newMatchNote"]
+    for setting in ("variant", "targetLabel"):
+        assert f"<i>{texts[setting]}</i>" in controls, setting
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_pages_know_tables_with_friends(client: TestClient, lang: str,
+                                            game_texts: dict[str, dict[str, str]]) -> None:
+    html = client.get(RULES_PATH[lang]).text
+    friends = f"<i>{game_texts[lang]['playFriends']}</i>"
+    intro = re.search(r"<p>.*?</p>", section_html(html, "rules"), flags=re.S)
+    assert intro and friends in intro.group(0)
+    assert friends in section_html(html, "questions")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_faq_deals_both_variants(client: TestClient, lang: str) -> None:
+    faq = section_html(client.get(RULES_PATH[lang]).text, "questions")
+    answers = [plain(dd).lower() for dd in re.findall(r"<dd>.*?</dd>", faq, flags=re.S)]
+    words = NUMBER_WORDS[lang]
+    dealt = [a for a in answers if "classico" in a and words[Rules().hand_size] in a]
+    assert len(dealt) == 1, answers
+    classico = Rules(variant="classico")
+    assert words[classico.hand_size] in dealt[0] and words[classico.table_size] in dealt[0]
+
+
+@pytest.mark.parametrize(("lang", "captions"), [
+    ("it", ("Carte prese dalla tua coppia", "Carte prese dagli avversari")),
+    ("en", ("Cards taken by your pair", "Cards taken by the opponents")),
+    ("de", ("Von deinem Paar genommene Karten", "Von den Gegnern genommene Karten")),
+])
+def test_the_pile_captions_are_sentences(client: TestClient, lang: str,
+                                         captions: tuple[str, str]) -> None:
+    example = section_html(client.get(RULES_PATH[lang]).text, "example")
+    # The first two figures are the piles (the primiera's follow), each with its card count.
+    figures = re.findall(r'<figure class="pile-fig">\s*<figcaption>(.*?)</figcaption>', example,
+                         flags=re.S)
+    shown = [plain(c) for c in figures[:2]]
+    counts = [len(parse_cards(PILE_A)), len(parse_cards(PILE_B))]
+    assert shown == [f"{c}: {n}" for c, n in zip(captions, counts, strict=True)]
+
+
 def test_the_manifest_and_its_icons(client: TestClient) -> None:
     r = client.get("/manifest.webmanifest")
     assert r.status_code == 200
