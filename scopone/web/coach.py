@@ -56,6 +56,29 @@ def coach_meta(rec: GameRecord) -> dict[str, Any]:
     return meta
 
 
+#: What the coach keeps of one match: rounds by number, so a new match at the same table
+#: (a rematch) starts without them.
+MATCH_PARTS = ("traces", "help", "reviews")
+
+
+def new_match(rec: GameRecord) -> None:
+    """A new match in the same record (a rematch): its rounds are numbered from 1 again, so the
+    last match's plays, help counts and reviews go; who the seats count for stays."""
+    meta = rec.meta.get("coach")
+    if meta is None:
+        return
+    for part in MATCH_PARTS:
+        meta.pop(part, None)
+    meta["match"] = int(meta.get("match", 0)) + 1
+
+
+def match_key(rec: GameRecord) -> str:
+    """The record's current match, for crediting each of its rounds once: the id for the first
+    match (as it always was), the id and the match's number after a rematch."""
+    n = int(rec.meta.get("coach", {}).get("match", 0))
+    return rec.id if n == 0 else f"{rec.id}#{n}"
+
+
 def people_of(rec: GameRecord) -> dict[int, str]:
     """The seats whose person collects statistics, with their person ids.
 
@@ -207,9 +230,11 @@ class CoachService:
         return rec
 
     async def _change_meta(self, game_id: str, change: Callable[[GameRecord], None],
-                           load: Loader) -> None:
+                           load: Loader, required: bool = True) -> None:
         """Adds to the game's coach data without a new version; a move stored in between by
-        another process wins, and the count is tried again on top of it."""
+        another process wins, and the count is tried again on top of it. When other writes win
+        every try: 503 (nothing counted, so the answer never claims what was not stored),
+        unless the change is not ``required`` (a review kept only to save judging it again)."""
         for _ in range(META_TRIES):
             async with self.service._locked(game_id):
                 self.service.forget(game_id)
@@ -221,6 +246,8 @@ class CoachService:
                 rec.updated = max(time.time(), before + 1e-3)
                 if self.store.update(rec, rec.version, before):
                     return
+        if required:
+            raise e.Unavailable(e.DATABASE_UNAVAILABLE)
 
     async def _count_help(self, rec: GameRecord, seat: int, kind: str,
                           load: Loader) -> dict[str, int]:
@@ -332,12 +359,12 @@ class CoachService:
                     if old != key:
                         del reviews[old]
 
-            await self._change_meta(rec.id, keep, load)
+            await self._change_meta(rec.id, keep, load, required=False)
             person = people_of(rec).get(seat)
             if person is not None:
                 judged = sum(1 for p in out["plays"] if not p["forced"])
                 self._change_person(person, lambda d: credit_accuracy(
-                    d, f"{rec.id}:{key}", out["accuracy"], judged))
+                    d, f"{match_key(rec)}:{key}", out["accuracy"], judged))
             fut.set_result(out)
             return out
         except BaseException as exc:
@@ -360,4 +387,4 @@ class CoachService:
             raise e.NotFound(e.PERSON_NOT_FOUND)
 
 
-__all__ = ["CoachService", "Loader", "people_of"]
+__all__ = ["CoachService", "Loader", "new_match", "people_of"]

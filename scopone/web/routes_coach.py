@@ -64,7 +64,7 @@ async def review(game_id: str, number: RoundNumber, coach: Coach) -> dict[str, A
 
 
 @games.post("/{game_id}/cards-seen", response_model=CardsSeenOut, operation_id="cards_seen",
-            responses=documented(404))
+            responses=documented(404, 503))
 async def cards_seen(game_id: str, coach: Coach) -> dict[str, Any]:
     """Where each card is as far as seat 0 knows; opening it is counted like a hint."""
     return await coach.cards_seen(game_id, HUMAN)

@@ -98,7 +98,7 @@ async def table_hint(code: Code, req: VersionIn, tables: Tables, coach: Coach,
 
 
 @router.post("/{code}/cards-seen", response_model=CardsSeenOut, operation_id="table_cards_seen",
-             responses=documented(403, 404, 409))
+             responses=documented(403, 404, 409, 503))
 async def table_cards_seen(code: Code, tables: Tables, coach: Coach,
                            authorization: Authorization = None) -> dict[str, Any]:
     """Where each card is as far as the token's seat knows; counted like a hint, and like the
@@ -121,7 +121,7 @@ async def table_review(code: Code, number: RoundNumber, tables: Tables, coach: C
 
 
 @router.post("/{code}/person", status_code=status.HTTP_204_NO_CONTENT,
-             operation_id="table_person", responses=documented(403, 404, 422))
+             operation_id="table_person", responses=documented(403, 404, 422, 503))
 async def table_person(code: Code, person: Person, tables: Tables, coach: Coach,
                        authorization: Authorization = None) -> Response:
     """The token's seat collects statistics for the person of ``X-Scopone-Person`` (their rounds,

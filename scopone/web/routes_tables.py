@@ -92,7 +92,7 @@ async def leave_seat(code: Code, seat: SeatNo, tables: Tables,
 
 
 @router.post("/{code}/start", response_model=TableView, operation_id="start_table",
-             responses=_answers(200, 403, 404, 409, 422))
+             responses=_answers(200, 403, 404, 409, 422, 503))
 async def start_table(code: Code, req: VersionIn, tables: Tables,
                       authorization: Authorization = None) -> TableView:
     """The host starts the match; free seats become computers."""
@@ -100,7 +100,7 @@ async def start_table(code: Code, req: VersionIn, tables: Tables,
 
 
 @router.post("/{code}/moves", response_model=TableView, operation_id="play_table_move",
-             responses=_answers(200, 403, 404, 409, 422))
+             responses=_answers(200, 403, 404, 409, 422, 503))
 async def play_table_move(code: Code, req: TableMoveIn, tables: Tables,
                           authorization: Authorization = None) -> TableView:
     """The token's seat plays ``card`` taking ``capture``."""
@@ -108,7 +108,7 @@ async def play_table_move(code: Code, req: TableMoveIn, tables: Tables,
 
 
 @router.post("/{code}/next-round", response_model=TableView, operation_id="table_next_round",
-             responses=_answers(200, 403, 404, 409, 422))
+             responses=_answers(200, 403, 404, 409, 422, 503))
 async def table_next_round(code: Code, req: VersionIn, tables: Tables,
                            authorization: Authorization = None) -> TableView:
     """Any seated person deals the next round after the summary."""
@@ -116,7 +116,8 @@ async def table_next_round(code: Code, req: VersionIn, tables: Tables,
 
 
 @router.post("/{code}/seats/{seat}/computer", response_model=TableView,
-             operation_id="seat_to_computer", responses=_answers(200, 403, 404, 409, 422))
+             operation_id="seat_to_computer",
+             responses=_answers(200, 403, 404, 409, 422, 503))
 async def seat_to_computer(code: Code, seat: SeatNo, req: VersionIn, tables: Tables,
                            authorization: Authorization = None) -> TableView:
     """The host hands a person's seat to the computer from now on (the person loses it)."""
@@ -124,7 +125,7 @@ async def seat_to_computer(code: Code, seat: SeatNo, req: VersionIn, tables: Tab
 
 
 @router.post("/{code}/rematch", response_model=TableView, operation_id="rematch",
-             responses=_answers(200, 403, 404, 409, 422))
+             responses=_answers(200, 403, 404, 409, 422, 503))
 async def rematch(code: Code, req: VersionIn, tables: Tables,
                   authorization: Authorization = None) -> TableView:
     """The host starts a new match with the same seats once the match is over."""
@@ -160,10 +161,13 @@ def _resume_from(last_event_id: str | None, after: str) -> int:
 
     >>> _resume_from("12", ""), _resume_from("x", "3"), _resume_from(None, "")
     (12, 3, -1)
+    >>> _resume_from("9" * 5000, "")  # longer than any version: no version either
+    -1
     """
-    if last_event_id is not None and last_event_id.strip().isascii() \
-            and last_event_id.strip().isdigit():
-        return min(int(last_event_id.strip()), 2**62)
+    if last_event_id is not None:
+        seen = last_event_id.strip()
+        if seen.isascii() and seen.isdigit() and len(seen) <= 18:
+            return int(seen)
     return int(after) if after else -1
 
 
@@ -184,7 +188,12 @@ async def events(request: Request, code: Code, tables: Tables,
     seat = seat_of_token(table, token)
     presence: Presence = request.app.state.presence
     max_seconds: float = request.app.state.settings.events_max_seconds
-    stream = table_events(tables, presence, rec.id, seat, token,
-                          _resume_from(last_event_id, after), max_seconds)
+    seen = _resume_from(last_event_id, after)
+    if seen > rec.version:
+        # A version the table never had (a stale browser after a restore, or a made-up one) is
+        # no version seen: the viewer gets the table now, and the push seam never takes a
+        # client's number for the newest it knows (that would silence the table's news).
+        seen = -1
+    stream = table_events(tables, presence, rec.id, seat, token, seen, max_seconds)
     return EventStream(stream, headers={"Cache-Control": "no-store",
                                         "X-Accel-Buffering": "no"})

@@ -15,6 +15,7 @@ from typing import Any
 from ..engine import Match, Rules
 from . import errors as e
 from . import table as t
+from .coach import new_match
 from .schemas_tables import SeatTaken, TableCreate, TableMoveIn, TableView
 from .service import GameService, parse_move, play_card
 from .store import GameRecord
@@ -101,6 +102,9 @@ class TableService:
         token = t.new_token()
         meta = {"table": t.new_table(name, token, req.away_seconds, req.hints)}
         rec = GameRecord.new(match, req.level, meta, t.new_code())
+        # Settled from the start: the host's start at the version this answer gives is not
+        # refused because their own browser's stream connected since (a presence change).
+        meta["table"]["settled_version"] = rec.version
         self.store.insert(rec)
         return SeatTaken(seat=t.HOST, token=token, table=table_view(rec, meta["table"], t.HOST))
 
@@ -216,6 +220,7 @@ class TableService:
                 raise e.Conflict(e.TABLE_PLAYING if table["phase"] == "playing"
                                  else e.TABLE_NOT_PLAYING)
             rec.match = Match(rec.match.rules, random.Random(secrets.randbits(128)))
+            new_match(rec)
 
         return await self._change(code, token, version, change, game_changed=True)
 

@@ -318,3 +318,70 @@ def test_each_persons_statistics_count_their_own_seat_only(api: Api) -> None:
         **auth(tokens[0]), "X-Scopone-Person": "XYZ"}).status_code == 422
     refused(c.post("/api/tables/nosuchcode00/person", headers={
         **auth(tokens[0]), "X-Scopone-Person": anna}), 404, "table not found")
+
+
+def test_a_rematch_starts_the_coach_afresh(api: Api) -> None:
+    """A rematch numbers its rounds from 1 again in the same record: the last match's help
+    counts and reviews are not the new one's, and its rounds' accuracy is credited anew."""
+    code, tokens = table(api)
+    anna = "a" * 32
+    assert api.client.post(f"/api/tables/{code}/person", headers={
+        **auth(tokens[0]), "X-Scopone-Person": anna}).status_code == 204
+    c = api.client
+    assert c.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[0])).json()["opened"] == 1
+    over = play_round(api, code, tokens)
+    first = c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[0])).json()
+    assert first["cards_seen_opened"] == 1
+    while over["game"]["status"] != "match_over":
+        r = c.post(f"/api/tables/{code}/next-round", json={"version": over["version"]},
+                   headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+        over = play_round(api, code, tokens)
+    r = c.post(f"/api/tables/{code}/rematch", json={"version": over["version"]},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    dealt = set(view(api, code, tokens[0])["game"]["hand"])
+    seen = c.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[0])).json()
+    assert (seen["opened"], seen["hints_used"]) == (1, 1)
+    refused(c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[0])), 409,
+            "round is not over")
+    play_round(api, code, tokens)
+    again = c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[0])).json()
+    assert {p["played"]["card"] for p in again["plays"]} == dealt  # the new match's round 1
+    assert again["cards_seen_opened"] == 1
+    # Both matches' first rounds are credited to Anna, each once (the review credits before
+    # it answers).
+    rec, person = api.store.load_by_code(code), api.store.load_person(anna)
+    assert rec is not None and person is not None
+    assert {f"{rec.id}:1:0", f"{rec.id}#1:1:0"} <= set(person.data["reviewed"])
+
+
+def test_help_that_cannot_be_stored_is_503_and_never_claimed(api: Api,
+                                                             monkeypatch: Any) -> None:
+    """Another process writing the table between each of the coach's loads and writes (a
+    presence change, say) makes every try fail: the answer is 503 and nothing is counted,
+    rather than a count the answer claims but the store never kept."""
+    code, tokens = table(api)
+    store = api.store
+    real_update = store.update
+
+    def another_process_first(rec: Any, version: int, updated: float | None = None) -> bool:
+        if updated is not None:  # the coach's write (same version, newer time)
+            other = store.load(rec.id)
+            assert other is not None
+            other.updated += 0.5
+            assert real_update(other, other.version)
+        return real_update(rec, version, updated)
+
+    monkeypatch.setattr(store, "update", another_process_first)
+    refused(api.client.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[1])), 503,
+            "database unavailable")
+    refused(api.client.post(f"/api/tables/{code}/person", headers={
+        **auth(tokens[1]), "X-Scopone-Person": "b" * 32}), 503, "database unavailable")
+    monkeypatch.setattr(store, "update", real_update)
+    rec = store.load_by_code(code)
+    assert rec is not None
+    coach = rec.meta.get("coach", {})
+    assert not coach.get("help") and not coach.get("claims")
+    assert api.client.post(f"/api/tables/{code}/cards-seen",
+                           headers=auth(tokens[1])).json()["opened"] == 1

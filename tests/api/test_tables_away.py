@@ -112,6 +112,8 @@ def _first_id(live: LiveServer, code: str, **kw: Any) -> int:
     with httpx.stream("GET", f"{live.base}/api/tables/{code}/events", timeout=T, **kw) as r:
         assert r.status_code == 200
         for line in r.iter_lines():
+            # A ping first would mean the news waited for the stream's 15 s timer.
+            assert not line.startswith(":"), line
             if line.startswith("id: "):
                 return int(line[4:])
     raise AssertionError("the stream ended without an event")
@@ -134,10 +136,46 @@ def test_a_stream_starts_after_the_version_its_viewer_has_seen(live: LiveServer)
         later.join()
 
 
+def test_a_version_the_table_never_had_is_none_seen(live: LiveServer) -> None:
+    """A made-up or stale ``Last-Event-ID`` or ``after`` (one ahead of the table, one too long
+    for a number) gets the current view at once, and never silences the table for the others:
+    the push seam's newest version is the store's, not a client's."""
+    code, _ = _two_people(live)
+    v = live.http.get(f"/api/tables/{code}").json()["version"]
+    assert _first_id(live, code, headers={"Last-Event-ID": "9" * 5000}) == v
+    assert _first_id(live, code, headers={"Last-Event-ID": str(v + 1)}) == v
+    assert _first_id(live, code, params={"after": "9" * 18}) == v
+    # A viewer claiming a far version stays connected while another waits for news: the news
+    # reaches the other at once (before the fix, only at its 15 s ping).
+    with httpx.stream("GET", f"{live.base}/api/tables/{code}/events", timeout=T,
+                      params={"after": str(10**17)}) as claim:
+        assert claim.status_code == 200
+        assert next(line for line in claim.iter_lines() if line.startswith("id: ")) == f"id: {v}"
+        later = threading.Timer(0.3, lambda: live.http.post(f"/api/tables/{code}/seats/1",
+                                                            json={"name": "Bruno"}))
+        later.start()
+        try:
+            assert _first_id(live, code, headers={"Last-Event-ID": str(v)}) == v + 1
+        finally:
+            later.join()
+
+
 def test_a_browser_connecting_does_not_make_the_hosts_start_stale(live: LiveServer) -> None:
     """The race a host met clicking Start just as a friend's page connected: presence moves
     the table's version, but a version read before it still starts the table. A change of the
     seats does make it stale: the host has not seen who sits where."""
+    # A new table: the host's own page connecting does not make the version they were given
+    # stale (the table is settled from its creation on).
+    r = live.http.post("/api/tables", json={"name": "Ugo"})
+    created, ugo = r.json()["table"], r.json()["token"]
+    page = Stream(live.base, created["code"], ugo)
+    try:
+        page.wait(lambda v: v["seats"][0]["connected"])
+        r = live.http.post(f"/api/tables/{created['code']}/start",
+                           json={"version": created["version"]}, headers=auth(ugo))
+        assert r.status_code == 200 and r.json()["phase"] == "playing", r.text
+    finally:
+        page.close()
     code, (anna, carla) = _two_people(live)
 
     def version() -> int:
