@@ -5,9 +5,31 @@ Kept outside ``scopone.web`` so a worker imports nothing of the web app to run i
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def in_pool(fn: Callable[P, R]) -> Callable[P, R]:
+    """Marks a function a pool runs for the event loop: a ``StopIteration`` escaping it becomes
+    a ``RuntimeError``. asyncio cannot set a ``StopIteration`` on the future awaiting the
+    pool's result (it raises ``TypeError`` in the loop's callback instead), so that future
+    would never finish: the request would wait forever, and so would the server's shutdown."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except StopIteration as exc:
+            raise RuntimeError(f"{fn.__qualname__} raised StopIteration") from exc
+
+    return run
 
 
 def watch_server(server_pid: int) -> None:

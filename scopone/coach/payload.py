@@ -8,6 +8,7 @@ from typing import Any
 
 from ..engine import Move, Rules, SeatView
 from ..players.search import SearchLimits
+from ..workers import in_pool
 from .hint import hint_for
 from .review import Option, PlayReview, RoundTrace, review_round
 
@@ -41,12 +42,14 @@ def _play(p: PlayReview) -> dict[str, Any]:
             "options": [_option(o) for o in p.options]}
 
 
+@in_pool
 def compute_hint(view: SeatView, seed: str, seconds: float) -> dict[str, Any]:
     h = hint_for(view, random.Random(seed), SearchLimits(seconds, DEALS, prune=False))
     return {"move": _move(h.best.move), "options": [_option(o) for o in h.options],
             "deals": h.deals}
 
 
+@in_pool
 def compute_review(trace: dict[str, Any], rules: dict[str, Any], seat: int, seed: str,
                    seconds: float) -> dict[str, Any]:
     """The review of ``seat``'s plays, and the round's public plays with their scopa marks."""

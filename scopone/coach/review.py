@@ -107,7 +107,9 @@ def judge(view: SeatView, played: Move, rng: random.Random,
     """The best move, the played move's label and loss, and the best few with margins."""
     values = evaluate_moves(view, rng, limits)
     best = values[0]
-    mine = next(v for v in values if v.move == played)
+    mine = next((v for v in values if v.move == played), None)
+    if mine is None:
+        raise ValueError(f"{played} is not a legal move in the seat's view")
     loss = max(0.0, best.mean - mine.mean)
     return best.move, label_for(loss), loss, _options(values)
 

@@ -15,9 +15,10 @@ import random
 
 from ..engine import Move, SeatView
 from ..players import make_player
-from ..workers import watch_server
+from ..workers import in_pool, watch_server
 
 
+@in_pool
 def decide(level: str, time_budget: float, view: SeatView, seed: str) -> tuple[int, int]:
     """The move the computer player of ``level`` makes in ``view``, as (card index, capture
     mask); a top-level function so a worker process can run it."""

@@ -88,3 +88,31 @@ def test_hard_gets_the_servers_share_of_the_cores(monkeypatch: pytest.MonkeyPatc
     built = api_factory(ai_processes=False, ai_workers=0, workers=2)
     with built.client:
         assert built.app.state.service.thinker.workers == 4
+
+
+def _stops(n: int) -> int:
+    return next(iter(range(n)))  # StopIteration when n == 0
+
+
+def test_a_stop_iteration_in_a_pool_fails_the_request_instead_of_hanging() -> None:
+    """asyncio cannot hand a ``StopIteration`` from a pool to its awaiting future (that future
+    then never finishes): ``in_pool`` turns it into an error the request can answer with."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scopone.coach import payload
+    from scopone.workers import in_pool
+
+    async def run(fn: Any) -> str:
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(1) as pool:
+            try:
+                await asyncio.wait_for(loop.run_in_executor(pool, fn, 0), 5.0)
+            except Exception as exc:
+                return type(exc).__name__
+        return "no error"
+
+    # Unguarded, the same call is still waiting when the 5 s run out.
+    assert run_alone(run(in_pool(_stops))) == "RuntimeError"
+    # Every function the thinker's and the coach's pools run is guarded.
+    for fn in (decide, payload.compute_hint, payload.compute_review):
+        assert fn.__wrapped__.__name__ == fn.__name__  # type: ignore[attr-defined]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from scopone import Move, Round, Rules, SeatView
 from scopone.coach import (
     RoundTrace,
@@ -44,6 +46,16 @@ def test_the_review_labels_a_missed_scopa_and_the_scopa_itself() -> None:
     (q,) = missed.plays
     assert q.best == SCOPA and q.loss is not None and q.loss > 0.8
     assert q.label in ("mistake", "blunder") and missed.accuracy == 0.0
+
+
+def test_judging_a_move_the_view_does_not_allow_is_an_error() -> None:
+    # Laying the 6S where it must take (2C 4C): no legal move to compare, so a plain error (a
+    # StopIteration here once left the review's request waiting forever).
+    from scopone.coach.review import judge
+
+    r = position(SCOPA_HANDS, table="2C 4C", to_play=0)
+    with pytest.raises(ValueError, match="not a legal move"):
+        judge(view_to_play(r), Move(card("6S")), random.Random(1), FAST)
 
 
 def test_the_settebello_to_take() -> None:
