@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Card, Move, Round, Rules, SeatView
-from ..engine.cards import DECK
+from ..engine.cards import DECK, cards_of
 from ..players.evaluate import JUDGE_LIMITS, MoveValue, evaluate_moves
 from ..players.search import SearchLimits
 from .labels import LABELS, Label, accuracy, label_for
@@ -29,32 +29,46 @@ class RoundTrace:
     dealer: int
     rules: Rules
     plays: tuple[tuple[int, Move], ...]  # (seat, move) in order
+    #: The cards face up before the first play; None: every card of the deck not played (what
+    #: a whole deck dealt leaves, and all that traces stored before this field say).
+    table: tuple[Card, ...] | None = None
 
     @classmethod
     def of(cls, round_: Round) -> RoundTrace:
         if not round_.is_over:
             raise ValueError("the round is not over")
-        return cls(round_.dealer, round_.rules,
-                   tuple((p.seat, p.move) for p in (round_.history or ())))
+        plays = tuple((p.seat, p.move) for p in (round_.history or ()))
+        # Every card of the round ends in a pile or on the table; those never played were dealt
+        # face up (none in Scientifico, four in Classico, any in a round built by hand).
+        played = {m.card for _, m in plays}
+        dealt = cards_of(round_.piles[0] | round_.piles[1] | round_.table_mask)
+        return cls(round_.dealer, round_.rules, plays,
+                   tuple(c for c in dealt if c not in played))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"dealer": self.dealer,
-                "plays": [[s, str(m.card), sorted(str(c) for c in m.capture)]
-                          for s, m in self.plays]}
+        out: dict[str, Any] = {"dealer": self.dealer,
+                               "plays": [[s, str(m.card), sorted(str(c) for c in m.capture)]
+                                         for s, m in self.plays]}
+        if self.table is not None:
+            out["table"] = [str(c) for c in self.table]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rules: Rules) -> RoundTrace:
+        table = data.get("table")
         return cls(int(data["dealer"]), rules, tuple(
             (int(s), Move(Card.parse(c), frozenset(Card.parse(x) for x in cap)))
-            for s, c, cap in data["plays"]))
+            for s, c, cap in data["plays"]),
+            None if table is None else tuple(Card.parse(c) for c in table))
 
     def deal(self) -> Round:
-        """The round as it was dealt: each seat's hand is what it played, the table the rest."""
+        """The round as it was dealt: each seat's hand is what it played, and the table."""
         hands: list[list[Card]] = [[], [], [], []]
         for seat, move in self.plays:
             hands[seat].append(move.card)
         played = {c for h in hands for c in h}
-        table = [c for c in DECK if c not in played]
+        table = (list(self.table) if self.table is not None
+                 else [c for c in DECK if c not in played])
         return Round.from_deal(hands, table, self.dealer, self.rules)
 
 

@@ -151,3 +151,28 @@ def test_statistics_add_up_per_seat() -> None:
     # An opening of the cards seen counts like a hint (SPEC §7), and is shown apart too.
     assert s["hints"] == 2 and s["cards_seen"] == 1
     assert s["accuracy"] == [{"time": 10.0, "accuracy": 0.75, "judged": 4}]
+
+
+def test_a_trace_keeps_the_table_as_dealt() -> None:
+    """The review replays a round from its trace: the cards dealt face up are kept (Classico's
+    four; none in a round of one card a hand built by hand, where "every card not played"
+    would have put 36 on the table and made the lead's only card look illegal)."""
+    from scopone.engine import Match
+
+    # As the game's tests insert it: dealt from these four cards alone, nothing taken before.
+    small = Round.from_deal([[card(c)] for c in ("5D", "1C", "2S", "3B")], (), dealer=3)
+    for r in (small, Match(Rules(variant="classico"), random.Random(3)).round):
+        dealt = sorted(str(c) for c in r.table)
+        hands = [sorted(str(c) for c in r.hand(s)) for s in range(4)]
+        while not r.is_over:
+            r.play(r.legal_moves()[0])
+        trace = RoundTrace.from_dict(RoundTrace.of(r).to_dict(), r.rules)
+        again = trace.deal()
+        assert sorted(str(c) for c in again.table) == dealt
+        assert [sorted(str(c) for c in again.hand(s)) for s in range(4)] == hands
+    rev = review_round(RoundTrace.of(small), 0, "x", FAST)
+    assert [p.forced for p in rev.plays] == [True]
+    # A trace stored before the table was kept: the rest of the deck, as before.
+    old = RoundTrace.from_dict({"dealer": 3, "plays": RoundTrace.of(small).to_dict()["plays"]},
+                               Rules())
+    assert len(old.deal().table) == 36
