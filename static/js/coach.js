@@ -56,11 +56,14 @@ export function installCoach(getState, options = {}) {
   const coach = {
     hint: null, // {version, move, options, hints_used} for the view it was asked in
     hintBusy: false,
+    hintOpen: false, // the person wants the hint shown (closed with its button, Esc or H)
     seenOpen: false, // off by default (SPEC §7)
+    last: null, // 'hint' or 'seen': the panel opened last, which Esc closes first
     review: null, // {round, data|null, failed, step}
     reviewDirty: false, // redrawn only when it changed, so focus inside it stays put
     summaryNote: null, // {round, text} shown in the round summary
   };
+  const written = { hint: '', seen: '' }; // the panels' last HTML, not rewritten unchanged
   const lang = () => getState().prefs.lang;
   const tr = (key, params) => ct(lang(), key, params);
   const moveText = (m) => (m.capture.length
@@ -69,10 +72,20 @@ export function installCoach(getState, options = {}) {
 
   // ----- hint -----------------------------------------------------------------------------
 
+  const hintLive = (view) => Boolean(coach.hint && view && view.status === 'your_turn'
+    && coach.hint.at === positionOf(view));
+
   async function askHint() {
     const view = getState().view;
-    if (!allows.hint() || !view || view.status !== 'your_turn' || coach.hintBusy) return;
-    if (coach.hint && coach.hint.at === positionOf(view)) return;
+    if (!allows.hint() || !view || view.status !== 'your_turn') return;
+    coach.hintOpen = true;
+    coach.last = 'hint';
+    // The server counts every ask: a hint closed and shown again for the same position is the
+    // one already here (or still on its way), never a second one.
+    if (coach.hintBusy || hintLive(view)) {
+      afterRender();
+      return;
+    }
     coach.hintBusy = true;
     afterRender();
     try {
@@ -86,44 +99,72 @@ export function installCoach(getState, options = {}) {
     }
   }
 
+  function closeHint() {
+    if (!coach.hintOpen) return;
+    const refocus = focusWithin($('coach-hint'));
+    coach.hintOpen = false;
+    afterRender();
+    if (refocus) focusOn($('btn-hint'));
+  }
+
+  const toggleHint = () => (shown('coach-hint') ? closeHint() : askHint());
+
   function renderHint(view) {
     const box = $('coach-hint');
-    const live = coach.hint && view && view.status === 'your_turn' && coach.hint.at === positionOf(view);
+    const live = coach.hintOpen && hintLive(view);
     for (const el of document.querySelectorAll('.card.hinted')) el.classList.remove('hinted');
-    if (!live) {
-      box.hidden = !coach.hintBusy;
-      box.textContent = coach.hintBusy ? tr('hintThinking') : '';
-      return;
+    let html = '';
+    if (live) {
+      const h = coach.hint;
+      const handCard = $('hand').querySelector(`[data-code="${h.move.card}"]`);
+      if (handCard) handCard.classList.add('hinted');
+      for (const c of h.move.capture) {
+        const el = $('table-cards').querySelector(`[data-code="${c}"]`);
+        if (el) el.classList.add('hinted');
+      }
+      const rows = h.options.map((o, i) => `<li${i === 0 ? ' class="top"' : ''}>
+        <span class="opt">${esc(moveText(o))}</span>
+        <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('');
+      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(tr('hintBest', { move: moveText(h.move) }))}</strong></p>
+        <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
+        <p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
+        <p class="hint-sub">${esc(tr('hintFree'))}</p>`;
+    } else if (coach.hintOpen && coach.hintBusy) {
+      html = esc(tr('hintThinking'));
     }
-    const h = coach.hint;
-    const handCard = $('hand').querySelector(`[data-code="${h.move.card}"]`);
-    if (handCard) handCard.classList.add('hinted');
-    for (const c of h.move.capture) {
-      const el = $('table-cards').querySelector(`[data-code="${c}"]`);
-      if (el) el.classList.add('hinted');
+    // Written only when it changed: a render of the game keeps the focus on its Close button.
+    if (html !== written.hint) {
+      box.innerHTML = html;
+      written.hint = html;
     }
-    const rows = h.options.map((o, i) => `<li${i === 0 ? ' class="top"' : ''}>
-      <span class="opt">${esc(moveText(o))}</span>
-      <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('');
-    box.innerHTML = `<p class="hint-best"><strong>${esc(tr('hintBest', { move: moveText(h.move) }))}</strong></p>
-      <p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
-      <p class="hint-sub">${esc(tr('hintFree'))}</p>`;
-    box.hidden = false;
+    box.hidden = !html;
+    $('btn-hint').setAttribute('aria-expanded', String(!box.hidden));
   }
 
   // ----- cards seen -----------------------------------------------------------------------
 
-  async function toggleSeen() {
-    if (!allows.seen() && !coach.seenOpen) return;
-    coach.seenOpen = !coach.seenOpen;
+  function openSeen() {
+    if (!allows.seen() || coach.seenOpen) return;
+    coach.seenOpen = true;
+    coach.last = 'seen';
     afterRender();
     const view = getState().view;
-    if (coach.seenOpen && view) {
+    if (view) {
       // Counted on the server like a hint; the panel then follows the view by itself.
       api.cardsSeen(view).catch((err) => console.warn(err));
       $('seen-panel').focus({ preventScroll: true });
     }
   }
+
+  function closeSeen() {
+    if (!coach.seenOpen) return;
+    const refocus = focusWithin($('seen-panel'));
+    coach.seenOpen = false;
+    afterRender();
+    if (refocus) focusOn($('btn-seen'));
+  }
+
+  const toggleSeen = () => (coach.seenOpen ? closeSeen() : openSeen());
 
   function renderSeen(view) {
     const box = $('seen-panel');
@@ -142,7 +183,7 @@ export function installCoach(getState, options = {}) {
     const head = unseen.map((_, i) => `<th scope="col">${i + 1}</th>`).join('');
     const cells = unseen.map((n, i) => `<td data-rank="${i + 1}">${n}</td>`).join('');
     const where = places['7D'] === 'unseen' ? tr('placeunseen') : tr(`place${places['7D']}`);
-    box.innerHTML = `<div class="panel-head"><h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
+    const html = `<div class="panel-head"><h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
       <button type="button" id="seen-close" aria-keyshortcuts="C">${esc(tr('close'))}</button></div>
       <div class="seen-grid">${suits}</div>
       <p class="seen-legend">${['hand', 'table', 'taken_a', 'taken_b', 'unseen'].map((p) => `<span class="chip ${p}">${esc(tr(`place${p}`))}</span>`).join(' ')}</p>
@@ -150,6 +191,93 @@ export function installCoach(getState, options = {}) {
         <thead><tr><th scope="row">${esc(tr('rank'))}</th>${head}</tr></thead>
         <tbody><tr><th scope="row">${esc(tr('unseenCount'))}</th>${cells}</tr></tbody></table>
       <p id="seen-settebello">${esc(tr('settebello', { where }))}</p>`;
+    // Written only when it changed, like the hint: the focus stays on Close while cards fall.
+    if (html !== written.seen) {
+      box.innerHTML = html;
+      written.seen = html;
+    }
+  }
+
+  // ----- the two panels: where they go, how they close -----------------------------------
+
+  const shown = (id) => !$(id).hidden;
+  // The focus is in `box`, or nowhere (on the body): hiding `box` would lose it.
+  const focusWithin = (box) => {
+    const active = document.activeElement;
+    return !active || active === document.body || box.contains(active);
+  };
+  const focusOn = (button) => {
+    if (!button.hidden && !button.disabled) button.focus({ preventScroll: true });
+  };
+
+  const GAP = 6;
+  const rect = (el) => el.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+  /**
+   * Places the hint and the cards seen. Both open just under the bar (the hint on the left, the
+   * cards seen on the right), however many lines the bar wraps to. Where the hint would hide a
+   * seat's name or cards (a phone held upright), it goes over the table's free part instead, if
+   * it fits there. The cards seen never covers the hint: if they would meet, it takes the larger
+   * free band above or below it.
+   */
+  function placePanels() {
+    const hint = $('coach-hint');
+    const seen = $('seen-panel');
+    const top = rect($('bar')).bottom + GAP;
+    placeUnderBar(hint, top);
+    if (!hint.hidden) {
+      const seats = [...document.querySelectorAll('.seat > *')].map(rect).filter((r) => r.width && r.height);
+      const under = rect(hint);
+      if (seats.some((r) => meets(r, under)) && !placeOnTable(hint)) placeUnderBar(hint, top);
+    }
+    let seenTop = top;
+    let seenBottom = window.innerHeight - 10;
+    if (!hint.hidden && !seen.hidden) {
+      const h = rect(hint);
+      if (h.right + GAP > window.innerWidth - 10 - seen.offsetWidth) {
+        const above = h.top - GAP - top;
+        const below = seenBottom - (h.bottom + GAP);
+        if (below >= above) seenTop = h.bottom + GAP;
+        else seenBottom = h.top - GAP;
+      }
+    }
+    seen.style.top = `${Math.round(seenTop)}px`;
+    seen.style.maxHeight = `${Math.max(0, Math.round(seenBottom - seenTop))}px`;
+  }
+
+  function placeUnderBar(hint, top) {
+    hint.classList.remove('on-table');
+    hint.style.top = `${Math.round(top)}px`;
+    hint.style.left = '';
+    hint.style.width = '';
+  }
+
+  // Over the table, in its larger free band above or below the table's cards (which the hint
+  // may light up); carried along if the page scrolls, like the table. False if it does not fit.
+  function placeOnTable(hint) {
+    const table = rect($('table'));
+    hint.classList.add('on-table');
+    hint.style.left = `${Math.round(table.left + GAP + window.scrollX)}px`;
+    hint.style.width = `${Math.round(table.width - 2 * GAP)}px`;
+    const height = hint.offsetHeight;
+    if (height + 2 * GAP > table.height) return false;
+    const cardsBox = $('table-cards');
+    const middle = (table.top + table.bottom) / 2;
+    const cards = cardsBox.children.length ? rect(cardsBox) : { top: middle, bottom: middle };
+    const above = cards.top - table.top;
+    const below = table.bottom - cards.bottom;
+    const y = (above >= height + 2 * GAP || above >= below) ? table.top + GAP : table.bottom - GAP - height;
+    hint.style.top = `${Math.round(y + window.scrollY)}px`;
+    return true;
+  }
+
+  /** The open panel Esc closes: the one opened last of those shown. */
+  function topPanel() {
+    const hint = shown('coach-hint');
+    const seen = shown('seen-panel');
+    if (hint && seen) return coach.last;
+    return (hint && 'hint') || (seen && 'seen') || null;
   }
 
   // ----- review ---------------------------------------------------------------------------
@@ -292,10 +420,6 @@ export function installCoach(getState, options = {}) {
   function afterRender() {
     const state = getState();
     const view = state.view;
-    // The panels open just under the bar, however many lines it wraps to on a phone.
-    const top = `${Math.round($('bar').getBoundingClientRect().bottom) + 6}px`;
-    $('coach-hint').style.top = top;
-    $('seen-panel').style.top = top;
     $('btn-hint').textContent = tr('hint');
     $('btn-hint').hidden = !allows.hint();
     $('btn-hint').disabled = !view || view.status !== 'your_turn';
@@ -307,8 +431,18 @@ export function installCoach(getState, options = {}) {
     if ($('link-stats')) $('link-stats').textContent = tr('stats');
     renderHint(view);
     renderSeen(view);
+    placePanels();
     renderReview();
     renderSummaryExtras(view);
+  }
+
+  /** A dialog over the game that takes the keys (the review keeps its own, below). */
+  function dialogOpen() {
+    for (const el of document.querySelectorAll('[role="dialog"][aria-modal="true"]')) {
+      if (el.id !== 'review' && !el.hidden) return el;
+    }
+    const settings = $('settings');
+    return settings && !settings.hidden ? settings : null;
   }
 
   function onKey(event) {
@@ -329,7 +463,24 @@ export function installCoach(getState, options = {}) {
       if (key !== 'Tab') event.preventDefault();
       return;
     }
-    if (key === 'h' || key === 'H') askHint();
+    const dialog = dialogOpen();
+    if (dialog) {
+      // Its own keys (Esc included) are its own; the coach's panels would open behind it. The
+      // round summary offers the review (its button says R).
+      if (dialog.id === 'summary' && (key === 'r' || key === 'R')) {
+        event.preventDefault();
+        openReview();
+      }
+      return;
+    }
+    if (key === 'Escape') {
+      // The panel on top goes first; with none open, Esc cancels a card's selection (main.js).
+      const panel = topPanel();
+      if (!panel) return;
+      event.stopPropagation();
+      if (panel === 'hint') closeHint();
+      else closeSeen();
+    } else if (key === 'h' || key === 'H') toggleHint();
     else if (key === 'c' || key === 'C') toggleSeen();
     else if (key === 'r' || key === 'R') openReview();
     else return;
@@ -352,13 +503,18 @@ export function installCoach(getState, options = {}) {
 
   // Capture phase: the review's keys are handled before the game's own (main.js) see them.
   window.addEventListener('keydown', onKey, true);
-  $('btn-hint').addEventListener('click', () => askHint());
+  // A phone turned round, a window resized: the panels follow the bar, the seats and the table.
+  let placing = 0;
+  window.addEventListener('resize', () => {
+    if (!placing) placing = requestAnimationFrame(() => { placing = 0; placePanels(); });
+  });
+  $('btn-hint').addEventListener('click', () => toggleHint());
+  $('coach-hint').addEventListener('click', (event) => {
+    if (event.target.closest('#hint-close')) closeHint();
+  });
   $('btn-seen').addEventListener('click', () => toggleSeen());
   $('seen-panel').addEventListener('click', (event) => {
-    if (event.target.closest('#seen-close')) {
-      toggleSeen();
-      $('btn-seen').focus({ preventScroll: true });
-    }
+    if (event.target.closest('#seen-close')) closeSeen();
   });
   $('btn-review').addEventListener('click', () => openReview());
   $('review').addEventListener('click', (event) => {

@@ -53,8 +53,48 @@ export function labelFriends(lang) {
   if (button.textContent !== text) button.textContent = text;
 }
 
+let release = null; // undoes what the open dialog bound
+
+// What Tab may reach in the dialog as it is now (the form, or the link once it is made).
+function focusables(box) {
+  return [...box.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+    .filter((el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0);
+}
+
+/**
+ * The dialog is modal for the keyboard too: Tab and Shift+Tab go round inside it, Esc closes it
+ * from anywhere, and no key reaches the game underneath (N, L, D, 1–9, 0, nor the coach's H, C,
+ * R, which leave the keys alone while a dialog is open). Listened to on the window, so a focus
+ * that somehow left the dialog (a tap on the dimmed page) changes nothing of this.
+ */
+function onKey(event) {
+  const box = $('friends');
+  if (event.key === 'Escape') {
+    event.preventDefault();
+    event.stopPropagation();
+    close();
+    return;
+  }
+  const inside = box.contains(document.activeElement);
+  if (event.key === 'Tab') {
+    const items = focusables(box);
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    const at = document.activeElement;
+    if (!inside || (event.shiftKey && at === first) || (!event.shiftKey && at === last)) {
+      event.preventDefault();
+      (event.shiftKey ? last : first).focus();
+    }
+  }
+  // Inside, the key goes on to its field (typing a name), then stops at the dialog (below).
+  if (!inside) event.stopPropagation();
+}
+
 function close() {
   const box = $('friends');
+  if (release) release();
+  release = null;
   box.hidden = true;
   box.innerHTML = '';
   $('btn-friends').focus();
@@ -68,11 +108,18 @@ export function openFriends(prefs) {
   box.hidden = false;
   box.setAttribute('aria-labelledby', 'friends-title');
   $('fr-name').focus();
-  const keys = (event) => {
-    if (event.key === 'Escape') close();
-    event.stopPropagation(); // the game's keys (N, L, D, 1–9) are not for this form
+  if (release) release();
+  const stop = (event) => event.stopPropagation(); // the game's keys are not for this form
+  // A press on the dimmed page around the form keeps the focus where it is.
+  const keepFocus = (event) => { if (event.target === box) event.preventDefault(); };
+  window.addEventListener('keydown', onKey, true);
+  box.addEventListener('keydown', stop);
+  box.addEventListener('mousedown', keepFocus);
+  release = () => {
+    window.removeEventListener('keydown', onKey, true);
+    box.removeEventListener('keydown', stop);
+    box.removeEventListener('mousedown', keepFocus);
   };
-  box.addEventListener('keydown', keys);
   $('fr-close').addEventListener('click', close);
   $('fr-close2').addEventListener('click', close);
   $('friends-form').addEventListener('submit', async (event) => {

@@ -13,12 +13,27 @@ from scopone.web.store import SqliteStore
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, Server
+from .test_controls import HANDS, TABLE
 from .test_match import READY, SUMMARY_OPEN, codes, game_id
 
 pytestmark = pytest.mark.browser
 
 HINT_SHOWN = "() => document.querySelector('#hand .card.hinted') !== null"
 PLAYABLE = "() => document.querySelector('#hand.playable') !== null"
+FOCUSED = "() => document.activeElement && document.activeElement.id"
+# The page's rectangle of each selector's first element, as [left, top, right, bottom].
+RECTS = """sels => sels.map((s) => { const r = document.querySelector(s).getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom]; })"""
+
+
+def meet(a: list[float], b: list[float]) -> bool:
+    """Whether two rectangles [left, top, right, bottom] overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def asked(page: Any, what: str) -> int:
+    """How many times the page asked the server for ``what`` ("hint", "cards-seen")."""
+    return sum(1 for r in page.watch.requests if r.endswith(f"/{what}"))
 
 
 def hidden_cards(server: Server, gid: str) -> set[str]:
@@ -108,6 +123,156 @@ def test_cards_seen_is_off_by_default_and_opens_with_c(
     page.wait_for_selector("#seen-panel", state="hidden")
 
 
+def test_esc_closes_the_panel_on_top_and_the_focus_goes_to_its_button(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Esc closes the open panel first (the one opened last), else cancels a card's selection;
+    closing a panel by key, Esc or its Close button hands the focus to the panel's button; H
+    shows a hint closed for the same position again without asking the server again."""
+    gid = server.insert(HANDS, TABLE, dealer=3)
+    page = open_page(DESKTOP, game=gid)
+    page.wait_for_function(PLAYABLE)
+    # Cards seen: C opens it (the focus goes in), Esc closes it, C toggles it.
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel .seen-card")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#seen-panel", state="hidden")
+    assert page.evaluate(FOCUSED) == "btn-seen"
+    assert page.get_attribute("#btn-seen", "aria-expanded") == "false"
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel .seen-card")
+    assert page.evaluate(FOCUSED) == "seen-panel"
+    page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel", state="hidden")
+    assert page.evaluate(FOCUSED) == "btn-seen"
+    # The hint: Esc closes it and takes its light off the cards. The focus was not in it and
+    # stays where it was.
+    with page.expect_response(lambda r: r.url.endswith("/hint")):
+        page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#coach-hint", state="hidden")
+    assert page.evaluate(FOCUSED) == "btn-seen"
+    assert codes(page, ".card.hinted") == []
+    assert page.get_attribute("#btn-hint", "aria-expanded") == "false"
+    # H shows the same hint again, from the page; Esc with the focus nowhere hands it to the
+    # Hint button; H closes it too, and so does its own button.
+    page.evaluate("() => document.activeElement.blur()")
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN)
+    assert page.get_attribute("#btn-hint", "aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#coach-hint", state="hidden")
+    assert page.evaluate(FOCUSED) == "btn-hint"
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN)
+    page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint", state="hidden")
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN)
+    page.click("#hint-close")
+    page.wait_for_selector("#coach-hint", state="hidden")
+    assert page.evaluate(FOCUSED) == "btn-hint"
+    # Both open: Esc closes the one opened last, then the other, then cancels the selection.
+    hand = codes(page, "#hand .card")
+    page.keyboard.press(str(hand.index("5D") + 1))
+    assert codes(page, "#hand .card.selected") == ["5D"]
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN)
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.keyboard.press("c")  # the last request: any earlier one was sent before it
+    page.wait_for_selector("#seen-panel .seen-card")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#seen-panel", state="hidden")
+    assert page.is_visible("#coach-hint")
+    assert codes(page, "#hand .card.selected") == ["5D"]
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#coach-hint", state="hidden")
+    assert codes(page, "#hand .card.selected") == ["5D"]
+    page.keyboard.press("Escape")
+    assert codes(page, "#hand .card.selected") == []
+    assert asked(page, "hint") == 1  # one hint asked for, shown five times
+    assert asked(page, "cards-seen") == 3
+    assert server.game(gid)["version"] == 0  # and nothing was played
+
+
+def test_on_a_phone_the_hint_and_cards_seen_leave_each_other_and_the_seats_in_sight(
+        open_page: Callable[..., Any]) -> None:
+    page = open_page(PHONE)
+    page.wait_for_function(PLAYABLE)
+    seats = [f"#seat-{s} > *" for s in (1, 2, 3)]
+    parts = page.eval_on_selector_all(
+        ", ".join(seats), "els => els.map((e) => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom]; })")
+    assert len(parts) >= 6  # each seat's name and cards at least
+    with page.expect_response(lambda r: r.url.endswith("/hint")):
+        page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    # The hint leaves the other seats' names and card counts in sight.
+    [hint] = page.evaluate(RECTS, ["#coach-hint"])
+    assert not [p for p in parts if meet(hint, p)]
+    # Cards seen after the hint, then the other way round (the same hint, shown again): the
+    # two panels do not cover each other.
+    for taps in (["#btn-seen"], ["#btn-seen", "#btn-hint"]):
+        for button in taps:
+            page.tap(button)
+        page.wait_for_selector("#seen-panel .seen-card")
+        page.wait_for_function(HINT_SHOWN)
+        hint, seen = page.evaluate(RECTS, ["#coach-hint", "#seen-panel"])
+        assert not meet(hint, seen), (hint, seen)
+        assert page.is_visible("#seen-title")
+        shot(page, "hint-and-seen", PHONE)
+        # Real clicks, which Playwright refuses on an element covered by another.
+        page.click("#seen-close", timeout=5000)
+        page.wait_for_selector("#seen-panel", state="hidden")
+        assert page.evaluate(FOCUSED) == "btn-seen"
+        page.click("#hint-close", timeout=5000)
+        page.wait_for_selector("#coach-hint", state="hidden")
+        assert codes(page, ".card.hinted") == []
+    assert asked(page, "hint") == 1
+
+
+def test_cards_taken_by_us_and_by_them_are_marked_apart(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Each pair's taken cards carry their own mark (a shape, not a colour only), and the legend
+    shows the same two marks."""
+    # Seat 0 takes 7C with 7D; seat 1's only card, 5S, must take 5B.
+    gid = server.insert(["7D 2D 3D", "5S", "9C 1B", "6C 2B"], "7C 5B", dealer=3)
+    view = server.http.post(f"/api/games/{gid}/moves",
+                            json={"version": 0, "card": "7D", "capture": ["7C"]}).json()
+    while view["status"] == "computer_turn":
+        r = server.http.post(f"/api/games/{gid}/advance", json={"version": view["version"]})
+        assert r.status_code == 200, r.text
+        view = r.json()
+    assert view["piles"] == [["7D", "7C"], ["5S", "5B"]] and view["status"] == "your_turn"
+    page = open_page(DESKTOP, game=gid)
+    page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel .seen-card")
+    styles = page.evaluate("""() => {
+      const look = (sel, pseudo) => {
+        const s = getComputedStyle(document.querySelector(sel), pseudo);
+        return {content: s.content, image: s.backgroundImage, colour: s.backgroundColor,
+                height: s.height, shadow: s.boxShadow};
+      };
+      return {us: look('.seen-card[data-place="taken_a"]', '::after'),
+              them: look('.seen-card[data-place="taken_b"]', '::after'),
+              chipUs: look('.seen-legend .chip.taken_a', '::before'),
+              chipThem: look('.seen-legend .chip.taken_b', '::before')};
+    }""")
+    assert codes(page, '.seen-card[data-place="taken_a"]') == ["7D", "7C"]
+    assert sorted(codes(page, '.seen-card[data-place="taken_b"]')) == ["5B", "5S"]
+    for mark in styles.values():
+        assert mark["content"] != "none", styles
+    # Not by colour alone: the two marks differ in pattern and in shape, in the grid and the
+    # legend alike.
+    assert styles["us"]["image"] != styles["them"]["image"], styles
+    assert styles["us"]["height"] != styles["them"]["height"], styles
+    assert styles["chipUs"]["image"] != styles["chipThem"]["image"], styles
+    page.locator("#seen-panel").screenshot(path=str(ARTIFACTS / "coach-seen-taken-desktop.png"))
+    assert_accessible(page, "seen with taken cards")
+
+
 def play_round(page: Any) -> None:
     """Seat 0 plays its first card (and the first capture) until the round summary opens."""
     for _ in range(12):
@@ -133,6 +298,12 @@ def test_review_with_r_and_the_statistics_page(
     page.wait_for_selector("#summary #summary-review")
     page.wait_for_function(
         "() => document.getElementById('summary-coach-note').textContent.includes('Hints used')")
+    if device is DESKTOP:
+        # The summary is a dialog: the cards seen and the hint stay out of sight behind it.
+        page.keyboard.press("c")
+        page.keyboard.press("h")
+        assert page.is_hidden("#seen-panel") and page.is_hidden("#coach-hint")
+        assert page.get_attribute("#btn-seen", "aria-expanded") == "false"
     if device is PHONE:
         page.tap("#summary-review")
     else:

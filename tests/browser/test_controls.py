@@ -345,3 +345,86 @@ def test_a_table_card_still_landing_takes_a_tap(open_page: Callable[..., Any],
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     assert wait_played(page, server, gid) == {"seat": 0, "card": "5D", "capture": ["4C", "1B"],
                                              "scopa": False}
+
+
+IN_FRIENDS = "() => document.activeElement.closest('#friends') !== null"
+
+
+def test_the_friends_dialog_keeps_the_keyboard(open_page: Callable[..., Any],
+                                               server: Server) -> None:
+    """"Play with friends" is modal for the keyboard: Tab and Shift+Tab stay inside, Esc closes
+    it from anywhere inside, and the game's keys (the coach's H, C, R too) do nothing meanwhile."""
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#btn-friends")
+    page.wait_for_selector("#friends #fr-name")
+    assert page.evaluate("() => document.activeElement.id") == "fr-name"
+    stops = page.eval_on_selector_all(
+        "#friends input, #friends select, #friends button:not([hidden])",
+        "els => els.filter((e) => e.getClientRects().length).map((e) => e.id)")
+    for key in ("Tab", "Shift+Tab"):
+        visited = []
+        for _ in range(len(stops) + 2):  # once round and on
+            page.keyboard.press(key)
+            assert page.evaluate(IN_FRIENDS), f"{key} left the dialog"
+            visited.append(page.evaluate("() => document.activeElement.id"))
+        assert set(visited) == set(stops)
+    # From a button of the dialog (keys typed in its fields are the fields' own), after a click
+    # on the dimmed page around it, and with the focus nowhere: no game key reaches the game or
+    # opens the coach behind the dialog.
+    page.focus("#fr-close")
+    for where in ("button", "page around", "nowhere"):
+        if where == "page around":
+            page.mouse.click(3, 300)
+            assert page.evaluate(IN_FRIENDS)
+        elif where == "nowhere":
+            page.evaluate("() => document.activeElement.blur()")
+        for key in ("c", "h", "r", "n", "l", "d", "1", "0", "ArrowRight"):
+            page.keyboard.press(key)
+        assert page.is_visible("#friends .friends-panel")
+        assert page.is_hidden("#seen-panel") and page.is_hidden("#coach-hint")
+        assert page.is_hidden("#review")
+        assert codes(page, "#hand .card.selected") == []
+        assert page.get_attribute("body", "data-design") == "classic"
+        assert page.inner_text("#btn-level") == "Level: Easy"
+    page.keyboard.press("Tab")  # from nowhere, back into the dialog
+    assert page.evaluate(IN_FRIENDS)
+    # Esc closes it, from a button or from a field, and the focus goes back to its button.
+    for field in ("#fr-close", "#fr-level"):
+        page.focus(field)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#friends", state="hidden")
+        assert page.evaluate("() => document.activeElement.id") == "btn-friends"
+        if field == "#fr-close":
+            page.click("#btn-friends")
+            page.wait_for_selector("#friends #fr-name")
+    # The keys are the game's again; the first request the coach makes is this one (any made
+    # behind the dialog would have been sent before it).
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel .seen-card")
+    coach = [r for r in page.watch.requests if r.endswith(("/hint", "/cards-seen", "/review"))]
+    assert coach == [f"POST /api/games/{gid}/cards-seen"]
+    assert "POST /api/games" not in page.watch.requests  # no new match
+    view = server.game(gid)
+    assert (view["version"], view["level"]) == (0, "easy")
+
+
+def test_the_settings_keep_the_coach_keys(open_page: Callable[..., Any],
+                                          server: Server) -> None:
+    """With the settings open, C and H open nothing under them; Esc closes the settings only."""
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#btn-settings")
+    assert page.is_visible("#settings")
+    page.keyboard.press("c")
+    page.keyboard.press("h")
+    assert page.is_hidden("#seen-panel") and page.is_hidden("#coach-hint")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#settings", state="hidden")
+    assert page.is_hidden("#seen-panel") and page.is_hidden("#coach-hint")
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel .seen-card")
+    assert [r for r in page.watch.requests if r.endswith(("/hint", "/cards-seen"))] == [
+        f"POST /api/games/{gid}/cards-seen"]
