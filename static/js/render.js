@@ -119,7 +119,20 @@ function renderBar(state, view) {
   $('btn-settings').textContent = tr('settings');
   $('btn-settings').setAttribute('aria-expanded', String(state.settingsOpen));
   $('settings').hidden = !state.settingsOpen;
+  // Just under the bar, however many rows its controls take on a narrow screen.
+  if (state.settingsOpen) {
+    const top = Math.round($('bar').getBoundingClientRect().bottom) + 6;
+    $('settings').style.top = `${top}px`;
+    $('settings').style.maxHeight = `calc(100dvh - ${top + 10}px)`;
+  }
   $('variant-label').textContent = view ? tr(view.rules.variant) : '';
+}
+
+/** The backs of a seat's `n` cards and their count: all the page ever shows of a hand it may
+ * not see. */
+function seatCards(state, n) {
+  return `<div class="backs" aria-hidden="true">${backs(state, n, 'mini')}</div>
+      <div class="count" aria-hidden="true">${n}</div>`;
 }
 
 function renderSeats(state, view) {
@@ -131,12 +144,36 @@ function renderSeats(state, view) {
     box.setAttribute('aria-label', tr('seatCards', { seat: seatLabel(state, seat), n }));
     const dealer = view && view.dealer === seat ? ` <span class="dealer" title="${esc(tr('dealer'))}">●</span>` : '';
     setHtml(box, `<div class="seat-name">${esc(seatLabel(state, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
-      <div class="backs" aria-hidden="true">${backs(state, n, 'mini')}</div>
-      <div class="count" aria-hidden="true">${n}</div>`);
+      ${seatCards(state, n)}`);
   }
   const me = $('seat-0-name');
   me.textContent = seatLabel(state, 0) + (view && view.dealer === 0 ? ' ●' : '');
   $('seat-0').classList.toggle('to-play', Boolean(view) && view.turn === 0);
+  renderWatchedSeat(state, view);
+}
+
+/** A spectator (`state.watching`) holds no seat: the bottom one is drawn like the other three,
+ * its cards' backs and their count, and not as a hand (the server sends a spectator none). */
+function renderWatchedSeat(state, view) {
+  const box = $('seat-0');
+  const watching = Boolean(state.watching) && Boolean(view);
+  box.classList.toggle('watched', watching);
+  $('hand').hidden = watching;
+  let cards = $('seat-0-cards');
+  if (!watching) {
+    if (cards) cards.remove();
+    box.removeAttribute('aria-label');
+    return;
+  }
+  if (!cards) {
+    cards = document.createElement('div');
+    cards.id = 'seat-0-cards';
+    cards.className = 'seat-cards';
+    $('seat-0-name').after(cards);
+  }
+  const n = view.hand_counts[0];
+  box.setAttribute('aria-label', tr('seatCards', { seat: seatLabel(state, 0), n }));
+  setHtml(cards, seatCards(state, n));
 }
 
 function renderTable(state, view) {
@@ -164,8 +201,10 @@ function renderPiles(state, view) {
     const name = pairLabel(state, pair);
     const box = $(`pile-${pair}`);
     box.setAttribute('aria-label', tr('pile', { pair: name, n: pile.length, s: scope.length }));
-    // The traditional way: each scopa card lies face up across the pile, sticking out.
-    const across = scope.map((code, i) => `<span class="scopa-card s${Math.min(i, 5)}">${cardSvg(code, state.prefs.design, state.prefs.lang)}</span>`).join('');
+    // The traditional way: each scopa card lies face up across the pile, sticking out at its
+    // sides. Seven places along the pile (scopone.css), taken again from the middle after the
+    // seventh: the cards stay within the pile's height, clear of its name and its count.
+    const across = scope.map((code, i) => `<span class="scopa-card s${i % 7}">${cardSvg(code, state.prefs.design, state.prefs.lang)}</span>`).join('');
     setHtml(box, `<div class="pile-name" aria-hidden="true">${esc(name)}</div>
       <div class="pile-stack" aria-hidden="true">${across}${pile.length ? `<span class="pile-top">${backSvg(state.prefs.design)}</span>` : '<span class="pile-empty"></span>'}</div>
       <div class="pile-count" aria-hidden="true"><b>${pile.length}</b>${scope.length ? `<span class="pile-scope"><span class="sep"> · </span>${esc(tr('scope'))} <b>${scope.length}</b></span>` : ''}</div>`);

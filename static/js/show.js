@@ -56,9 +56,10 @@ export async function showPlay(state, before, after, { adopt, paint }) {
   const play = after.history[after.history.length - 1];
   const pace = paceOf(state);
   announce(state, play, after);
-  const from = play.seat === 0
+  // From the hand the card left; a spectator's bottom seat shows backs like the others.
+  const from = play.seat === 0 && !state.watching
     ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
-    : rectOf($(`seat-${play.seat}`).querySelector('.backs'));
+    : rectOf(document.querySelector(play.seat === 0 ? '#seat-0-cards .backs' : `#seat-${play.seat} .backs`));
   if (play.capture.length === 0) {
     state.hiddenTable = new Set([play.card]);
     adopt(after, false);

@@ -43,6 +43,7 @@ const state = {
   seatLabel: (pos) => boardName(pos),
   plainName: (pos) => plainName(pos),
   pairNames: null,
+  watching: false, // a spectator: no seat, no hand
 };
 
 function loadPrefs() {
@@ -70,20 +71,30 @@ const tr = (key, params) => tt(state.prefs.lang, key, params);
 const me = () => (state.table && state.table.you !== null ? state.table.you : 0);
 const token = () => (state.mine ? state.mine.token : null);
 
+/** A computer's name at board position `pos`. Two computers would read alike: where they sit
+ * tells them apart. A player reads that from their own seat ("Computer – Partner"); a
+ * spectator holds none, and reads the seat's number, as the lobby shows it ("Computer – Seat 2"). */
+function computerName(pos) {
+  const lang = state.prefs.lang;
+  const where = state.table.you === null
+    ? tr('seatLabel', { n: seatAt(pos, me()) + 1 })
+    : seatName(lang, pos);
+  return `${tr('computer')} – ${where}`;
+}
+
 /** The name shown at board position `pos`: the person's name and how they are. */
 function boardName(pos) {
   const tv = state.table;
   if (!tv) return '';
   const s = tv.seats[seatAt(pos, me())];
-  const words = seatWords(state.prefs.lang, tv, s);
-  // Two computers would read alike: where they sit (partner, left, right) tells them apart.
-  return s.kind === 'computer' && pos !== 0 ? `${words} – ${seatName(state.prefs.lang, pos)}` : words;
+  return s.kind === 'computer' ? computerName(pos) : seatWords(state.prefs.lang, tv, s);
 }
 
-/** Just the name at board position `pos`: a person's, else "Computer". */
+/** Just the name at board position `pos` (the last plays, the review): a person's, else the
+ * computer's as its seat shows it. */
 function plainName(pos) {
   const s = state.table.seats[seatAt(pos, me())];
-  return s.kind === 'person' ? s.name : tr('computer');
+  return s.kind === 'person' ? s.name : computerName(pos);
 }
 
 // ----- views from the server ------------------------------------------------------------------
@@ -337,6 +348,8 @@ function paintTable() {
   const lang = state.prefs.lang;
   document.documentElement.lang = lang;
   document.title = `${t(lang, 'title')} · ${tr('lobbyTitle')}`;
+  // The keys H and C work only where the host allowed hints: only there does the help name them.
+  $('keys-help').dataset.i18n = tv && tv.options.hints ? 'keysHelpTableHints' : 'keysHelpTable';
   for (const el of document.querySelectorAll('[data-i18n]')) {
     const text = tr(el.dataset.i18n);
     if (el.textContent !== text) el.textContent = text;
@@ -370,7 +383,8 @@ function paintTable() {
     return;
   }
   // A spectator sees pairs A and B; a player sees "We" and "They".
-  state.pairNames = tv.you === null ? ['A', 'B'].map((p) => tr('pairOf', { pair: p })) : null;
+  state.watching = tv.you === null;
+  state.pairNames = state.watching ? ['A', 'B'].map((p) => tr('pairOf', { pair: p })) : null;
   $('hand').setAttribute('aria-label', t(lang, 'hand'));
   $('table').setAttribute('aria-label', t(lang, 'table'));
   renderScore(tv);

@@ -196,3 +196,108 @@ def test_a_crowded_table_still_fits_the_screen(open_page: Callable[..., Any], se
     for card in page.evaluate(PROBE):
         assert card["hit"] == card["code"] and card["bottom"] <= sizes["ih"], card
     page.screenshot(path=str(ARTIFACTS / f"{name}-crowded-table.png"))
+
+
+# ----- the piles' names and counts, the bar's controls ---------------------------------------
+
+# Draws the board once more with `n` scope for each pair (and the pairs' names, when given) and
+# measures, in the same task (so no render of the page's own can come in between), the text of
+# each pile's name and count, and what may cover it: the pile's stack and the scopa cards across.
+SCOPE_PILES = """async ([n, names]) => {
+  const { renderBoard } = await import('/static/js/render.js');
+  const view = await (await fetch('/api/games/' + localStorage.getItem('scopone.game'))).json();
+  const ours = ['1D', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D'].slice(0, n);
+  view.history = ours.flatMap((card, i) => [
+    {seat: 0, card, capture: [], scopa: true},
+    {seat: 1, card: card.replace('D', 'C'), capture: [], scopa: true}]);
+  view.piles = [Array(14).fill('1S'), Array(15).fill('2S')];
+  const prefs = {lang: 'en', design: 'classic', speed: 'fast', level: 'easy', napola: false,
+                 variant: 'scientifico', target: 11};
+  renderBoard({view, prefs, sel: null, hiddenTable: new Set(), thinking: null, busy: false,
+               summaryOpen: false, error: null, pairNames: names});
+  const rect = (r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+  const text = (el) => { const range = document.createRange(); range.selectNodeContents(el);
+                         return rect(range.getBoundingClientRect()); };
+  return [0, 1].map((pair) => {
+    const pile = document.getElementById(`pile-${pair}`);
+    const name = pile.querySelector('.pile-name');
+    const count = pile.querySelector('.pile-count');
+    return {
+      name: text(name), nameText: name.textContent,
+      count: text(count), countText: count.textContent,
+      covers: [pile.querySelector('.pile-stack'), ...pile.querySelectorAll('.scopa-card')]
+        .map((el) => rect(el.getBoundingClientRect())),
+      scope: pile.querySelectorAll('.scopa-card').length,
+    };
+  });
+}"""
+
+
+def _meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["left"] < b["right"] - 0.5 and b["left"] < a["right"] - 0.5
+            and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5)
+
+
+@pytest.mark.parametrize(("device", "name"), [(PHONE, "phone"), (PHONE_LANDSCAPE, "landscape"),
+                                              (DESKTOP, "desktop")])
+def test_scopa_cards_never_cover_a_piles_name_or_count(
+        open_page: Callable[..., Any], device: dict[str, Any], name: str) -> None:
+    """The scopa cards lie across the pile, sticking out at its sides: with any number of scope
+    the pile's name ("We", or a spectator's "Coppia A") and its count ("Scope 8") stay whole.
+    (On a phone the pile was squeezed between them and the cards covered both.)"""
+    page = open_page(device)
+    page.wait_for_function(FULL_HAND)
+    width = device["viewport"]["width"]
+    for names in (None, ["Coppia A", "Coppia B"]):
+        for n in range(9):
+            for pile in page.evaluate(SCOPE_PILES, [n, names]):
+                assert pile["scope"] == n
+                assert (f"Scope {n}" in pile["countText"]) == (n > 0), pile
+                for part in ("name", "count"):
+                    box = pile[part]
+                    assert box["left"] >= 0 and box["right"] <= width, (n, names, part, pile)
+                    for cover in pile["covers"]:
+                        assert not _meet(box, cover), (n, names, part, box, cover)
+                assert not _meet(pile["name"], pile["count"]), (n, names, pile)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-scope-8.png"))
+
+
+# Every control in the bar: where it is, and whether a tap at its middle reaches it.
+BAR_CONTROLS = """() => [...document.getElementById('controls').children]
+  .filter((el) => el.getClientRects().length > 0)
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {id: el.id, text: el.textContent.trim(), left: r.left, right: r.right, top: r.top,
+            bottom: r.bottom, hit: Boolean(hit) && el.contains(hit)};
+  })"""
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_every_control_of_the_bar_is_on_a_phones_screen(open_page: Callable[..., Any],
+                                                        lang: str) -> None:
+    """No control hides in a sideways scroll that nothing shows: on a phone in every language
+    each one is whole on the screen, where a tap reaches it (the row wraps instead)."""
+    page = open_page(PHONE, prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(FULL_HAND)
+    width, height = PHONE["viewport"]["width"], PHONE["viewport"]["height"]
+    controls = page.evaluate(BAR_CONTROLS)
+    ids = {c["id"] for c in controls}
+    assert {"btn-new", "btn-friends", "btn-level", "btn-napola", "btn-design", "btn-settings",
+            "btn-hint", "btn-seen", "btn-review", "link-stats"} <= ids, ids
+    for c in controls:
+        assert c["left"] >= 0 and c["right"] <= width, c
+        assert c["top"] >= 0 and c["bottom"] <= height, c
+        assert c["hit"], c
+    sizes = page.evaluate(OVERFLOW)
+    assert sizes["doc"] <= sizes["width"], sizes
+    # The hand below is still whole and every card tappable (SPEC §3).
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"] and card["bottom"] <= height, card
+    # The settings open just under the bar, however tall it is.
+    page.locator("#btn-settings").tap()
+    bar = page.locator("#bar").bounding_box()
+    panel = page.locator("#settings").bounding_box()
+    assert panel["y"] >= bar["y"] + bar["height"], (bar, panel)
+    assert panel["y"] + panel["height"] <= height, panel
+    page.screenshot(path=str(ARTIFACTS / f"phone-bar-{lang}.png"))

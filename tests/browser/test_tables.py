@@ -100,9 +100,11 @@ class Person:
 def people(browser: Any) -> Iterator[Callable[..., Person]]:
     made: list[Person] = []
 
-    def new(device: dict[str, Any], url: str, seats: dict[str, Any] | None = None) -> Person:
+    def new(device: dict[str, Any], url: str, seats: dict[str, Any] | None = None,
+            lang: str = "en") -> Person:
         ctx = browser.new_context(locale="en-GB", **device)
-        seed = {"scopone.prefs": json.dumps({**TEST_PREFS, "speed": "fast"}), **(seats or {})}
+        prefs = {**TEST_PREFS, "speed": "fast", "lang": lang}
+        seed = {"scopone.prefs": json.dumps(prefs), **(seats or {})}
         ctx.add_init_script(
             "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
             f" const s = {json.dumps(seed)};"
@@ -827,3 +829,233 @@ def test_names_with_markup_show_as_typed_and_never_run(tserver: TableServer,
         ".some(li => li.textContent.startsWith(name))", arg=GUEST_MARKUP)
     for p in (anna, guest):
         assert p.page.evaluate(MARKUP_RAN) == NOTHING_RAN
+
+
+# ----- on a phone, in every language; the names of the computers ------------------------------
+
+# What in the lobby is off the screen, every word broken across lines (and whether it would have
+# fitted on one), and the lines each seat's button takes.
+LOBBY_FIT = """() => {
+  const width = document.documentElement.clientWidth;
+  const shown = (el) => el.getClientRects().length > 0;
+  const outside = [...document.querySelectorAll('#lobby *')].filter(shown).map((el) => {
+    const r = el.getBoundingClientRect();
+    return {el: el.id || el.className || el.tagName, text: el.textContent.trim().slice(0, 40),
+            left: r.left, right: r.right};
+  }).filter((b) => b.left < -0.5 || b.right > width + 0.5);
+  const broken = [];
+  const lines = {};
+  const texts = '.lobby-seat-head, .lobby-seat-name, #lobby button, #lobby label > span,'
+    + ' #lobby-rules, #lobby-note, #sit-seat';
+  for (const el of [...document.querySelectorAll(texts)].filter(shown)) {
+    const style = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const tops = new Set();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const rows = new Set(rects.map((r) => Math.round(r.top)));
+        rows.forEach((top) => tops.add(top));
+        const wide = rects.reduce((sum, r) => sum + r.width, 0);
+        if (rows.size > 1) broken.push({word: m[0], fits: wide <= room + 1});
+      }
+    }
+    if (el.matches('button.take')) lines[el.textContent.trim()] = tops.size;
+  }
+  return {outside, broken, lines, scroll: document.documentElement.scrollWidth, width};
+}"""
+# A name of one word wider than a seat at the side of a phone: it has to break.
+LONG_NAME = "Massimilianoooooooo"
+
+
+def _lobby_fits(page: Any, where: str) -> dict[str, Any]:
+    fit = dict(page.evaluate(LOBBY_FIT))
+    page.screenshot(path=str(ARTIFACTS / f"lobby-{where}.png"), full_page=True)
+    assert fit["scroll"] <= fit["width"], (where, fit)
+    assert fit["outside"] == [], (where, fit["outside"])
+    # Only a word wider than its seat breaks inside: here the one long name, and only at a side.
+    assert all(LONG_NAME in b["word"] and not b["fits"] for b in fit["broken"]), (where, fit)
+    return fit
+
+
+@pytest.mark.parametrize("lang", ["de", "it"])
+def test_the_lobby_fits_a_phone_and_breaks_lines_between_words(tserver: TableServer,
+                                                               people: Any, lang: str) -> None:
+    """German and Italian are long: on a phone the invite link's row and every seat stay on the
+    screen, names and buttons break at spaces (never "organizzat/ore"), a seat's button takes
+    two lines at most, and only a word wider than its seat breaks inside."""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Giulia", "level": "easy", "hints": True,
+                                           "away_seconds": 120})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/seats/1", json={"name": LONG_NAME})
+    assert r.status_code == 201, r.text
+
+    # A visitor, before the host's page is open: the host is offline ("non connesso").
+    visitor = people(PHONE, f"{srv.url}/t/{code}", lang=lang)
+    page = visitor.page
+    page.wait_for_function("() => document.body.dataset.phase === 'lobby'"
+                           " && document.querySelectorAll('button.take').length === 2")
+    page.locator(".lobby-seat[data-seat='3'] button.take").tap()
+    page.wait_for_selector("#sit-form:not([hidden])")
+    fit = _lobby_fits(page, f"{lang}-visitor")
+    assert len(fit["lines"]) == 2 and all(n <= 2 for n in fit["lines"].values()), fit["lines"]
+    assert LONG_NAME in page.inner_text("#lobby-seat-r .lobby-seat-name")
+    assert [b["word"] for b in fit["broken"]] == [LONG_NAME], fit["broken"]
+
+    # The host, with the invite link to share.
+    host = people(PHONE, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})}, lang=lang)
+    host.page.wait_for_function("() => document.body.dataset.seat === '0'"
+                                " && document.getElementById('invite-link').value !== ''")
+    _lobby_fits(host.page, f"{lang}-host")
+    for sel in ("#invite label > span", "#invite-link", "#btn-copy", "#btn-start"):
+        box = host.page.locator(sel).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["viewport"]["width"], (sel, box)
+
+
+# Every control in the bar: where it is, and whether a tap at its middle reaches it.
+BAR_CONTROLS = """() => [...document.getElementById('controls').children]
+  .filter((el) => el.getClientRects().length > 0)
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {id: el.id, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+            hit: Boolean(hit) && el.contains(hit)};
+  })"""
+# What the board shows at each position: the seat's name, its backs and count, any card face.
+SEATS_SHOWN = r"""() => [0, 1, 2, 3].map((pos) => {
+  const box = document.getElementById(`seat-${pos}`);
+  const name = box.querySelector('.seat-name');
+  const backs = box.querySelector('.backs');
+  const r = backs && backs.getClientRects().length ? backs.getBoundingClientRect() : null;
+  // The name without the dealer's mark.
+  return {name: name.firstChild ? name.firstChild.textContent.replace(/\s*●$/, '').trim() : '',
+          backs: box.querySelectorAll('.backs .mini').length,
+          count: box.querySelector('.count') ? box.querySelector('.count').textContent : null,
+          faces: box.querySelectorAll('.card, [data-code]').length,
+          box: r && {left: r.left, right: r.right, top: r.top, bottom: r.bottom}};
+})"""
+LAST_PLAYS = ("() => [...document.querySelectorAll('#last-list li[data-seat]')]"
+              ".map(li => [Number(li.dataset.seat), li.textContent])")
+PLAYER_NAMES = {
+    "en": ("Computer – {}", {1: "Right opponent", 2: "Partner", 3: "Left opponent"}, " plays "),
+    "it": ("Computer – {}", {1: "Avversario a destra", 2: "Compagno", 3: "Avversario a sinistra"},
+           " gioca "),
+    "de": ("Computer – {}", {1: "Gegner rechts", 2: "Partner", 3: "Gegner links"}, " spielt "),
+}
+SPECTATOR_NAMES = {"en": "Computer – Seat {}", "it": "Computer – Posto {}",
+                   "de": "Computer – Platz {}"}
+KEYS = {"en": ("H hint", "C cards seen", "R review"),
+        "it": ("H suggerimento", "C carte uscite", "R analisi"),
+        "de": ("H Tipp", "C gesehene Karten", "R Analyse")}
+
+
+def _started_alone(srv: TableServer, hints: bool) -> tuple[str, str]:
+    """A table of Anna (seat 0) and three computers, started; Anna waits at her turn."""
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": hints,
+                                           "away_seconds": None, "target": 21})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": r.json()["table"]["version"]},
+                      headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    return code, token
+
+
+def _names_apart(page: Any, lang: str, names: dict[int, str]) -> None:
+    """Each computer's seat and its plays among the last ones carry the same name, its own."""
+    page.select_option("#set-lang", lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+    seats = page.evaluate(SEATS_SHOWN)
+    for pos, name in names.items():
+        assert seats[pos]["name"] == name, (lang, pos, seats[pos])
+    plays = page.evaluate(LAST_PLAYS)
+    assert {pos for pos, _ in plays} >= set(names), plays
+    verb = PLAYER_NAMES[lang][2]
+    for pos, text in plays:
+        if pos in names:
+            assert text.startswith(names[pos] + verb) or text.startswith(names[pos] + " "), \
+                (lang, pos, text)
+    assert len(set(names.values())) == len(names)
+
+
+def test_computers_are_named_apart_and_a_spectator_sees_every_seat_alike(
+        tserver: TableServer, people: Any) -> None:
+    """The last plays name each computer as its seat does ("Computer – Partner" for a player),
+    never a bare "Computer"; a spectator, who holds no seat, reads them by seat number, and
+    sees the bottom seat's backs and count like the other three's, never a card of it. On the
+    player's phone every control of the bar (the coach's too) is on the screen, and the key
+    help names H, C and R where the host allowed hints."""
+    srv = tserver
+    code, token = _started_alone(srv, hints=True)
+    url = f"{srv.url}/t/{code}"
+    anna = people(PHONE, url, {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    watcher = people(DESKTOP, url)
+    auth = {"Authorization": f"Bearer {token}"}
+    # Anna plays (through the API) until each computer has played, and it is her turn again.
+    for _ in range(40):
+        view = srv.view(code, token)
+        game = view["game"]
+        if game["status"] == "your_turn":
+            if {1, 2, 3} <= {p["seat"] for p in game["history"]}:
+                break
+            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
+                              json={"version": view["version"], **game["legal"][0]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            in_sync(anna, view["version"] + 1)
+    else:
+        raise AssertionError("the computers did not all play")
+    for p in (anna, watcher):
+        in_sync(p, view["version"])
+        p.page.wait_for_function("n => Number(document.getElementById('last-list')"
+                                 ".dataset.count) === n", arg=len(game["history"]))
+    anna.page.wait_for_function(MY_TURN_OR_OVER)
+    counts = srv.view(code)["game"]["hand_counts"]  # what anyone may know: how many cards
+
+    # Anna, on her phone: the computers by where they sit from her seat, in every language.
+    for lang, (form, where, _) in PLAYER_NAMES.items():
+        _names_apart(anna.page, lang, {pos: form.format(w) for pos, w in where.items()})
+        help_text = anna.page.text_content("#keys-help")
+        assert all(key in help_text for key in KEYS[lang]), help_text
+    anna.page.select_option("#set-lang", "en")
+    controls = anna.page.evaluate(BAR_CONTROLS)
+    assert {"btn-design", "btn-hint", "btn-seen", "btn-review", "lang-pick"} <= {
+        c["id"] for c in controls}, controls
+    for c in controls:
+        assert c["left"] >= 0 and c["right"] <= PHONE["viewport"]["width"] and c["hit"], c
+    anna.page.screenshot(path=str(ARTIFACTS / "table-phone-bar.png"))
+
+    # The spectator: seat numbers, as the lobby shows them; the bottom seat like the others.
+    page = watcher.page
+    for lang, form in SPECTATOR_NAMES.items():
+        _names_apart(page, lang, {pos: form.format(pos + 1) for pos in (1, 2, 3)})
+    seats = page.evaluate(SEATS_SHOWN)
+    assert seats[0]["name"].startswith("Anna"), seats[0]
+    for pos, seat in enumerate(seats):
+        assert seat["backs"] == counts[pos] and seat["count"] == str(counts[pos]), (pos, seat)
+        assert seat["faces"] == 0, (pos, seat)
+        box = seat["box"]
+        assert box and box["left"] >= 0 and box["right"] <= DESKTOP["viewport"]["width"], seat
+        assert box["bottom"] <= DESKTOP["viewport"]["height"], seat
+    assert page.locator("#hand .card").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "table-spectator-seats.png"))
+
+
+def test_the_key_help_names_only_the_keys_that_work(tserver: TableServer, people: Any) -> None:
+    """Without hints H and C do nothing at a table, so the help names R alone of the three."""
+    code, token = _started_alone(tserver, hints=False)
+    anna = people(DESKTOP, f"{tserver.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    anna.page.wait_for_function("() => document.body.dataset.phase === 'playing'"
+                                " && document.body.dataset.seat === '0'")
+    assert anna.page.locator("#keys-help").is_visible()
+    text = anna.page.text_content("#keys-help")
+    assert "R review" in text and "H hint" not in text and "C cards seen" not in text, text
+    assert anna.page.locator("#btn-hint").is_hidden()
