@@ -45,7 +45,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _free_port() -> int:
-    for port in range(8200, 8300):
+    # From a random place in the range, not its first free port: two test sessions on one
+    # machine (or a server restarted on its port by a test) then rarely meet on the same one.
+    first = random.randrange(100)
+    for port in (8200 + (first + i) % 100 for i in range(100)):
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
