@@ -289,6 +289,13 @@ function bind() {
       state.settingsOpen = false;
       renderNow();
     }),
+    // The coach's buttons (coach.js opens their panels) close the settings, which would
+    // otherwise lie over the cards seen.
+    ...['btn-hint', 'btn-seen', 'btn-review'].map((id) => on($(id), 'click', () => {
+      if (!state.settingsOpen) return;
+      state.settingsOpen = false;
+      renderNow();
+    })),
     on($('btn-cancel'), 'click', () => {
       state.sel = null;
       renderNow();

@@ -412,7 +412,8 @@ def test_the_friends_dialog_keeps_the_keyboard(open_page: Callable[..., Any],
 
 def test_the_settings_keep_the_coach_keys(open_page: Callable[..., Any],
                                           server: Server) -> None:
-    """With the settings open, C and H open nothing under them; Esc closes the settings only."""
+    """With the settings open, C and H open nothing under them; Esc closes the settings only.
+    The coach's buttons, clicked, close the settings and open their panel in view."""
     page, gid = scripted(open_page, server)
     page.wait_for_selector("#hand.playable")
     page.click("#btn-settings")
@@ -428,3 +429,10 @@ def test_the_settings_keep_the_coach_keys(open_page: Callable[..., Any],
     page.wait_for_selector("#seen-panel .seen-card")
     assert [r for r in page.watch.requests if r.endswith(("/hint", "/cards-seen"))] == [
         f"POST /api/games/{gid}/cards-seen"]
+    page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel", state="hidden")
+    page.click("#btn-settings")
+    assert page.is_visible("#settings")
+    page.click("#btn-seen")
+    page.wait_for_selector("#settings", state="hidden")
+    page.wait_for_selector("#seen-panel .seen-card")
