@@ -1,6 +1,6 @@
 // The page: one state object, one render, input handlers that only call small functions.
 
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { DESIGNS, installSprite } from './cards.js';
 import { installCoach } from './coach.js';
 import { labelFriends, openFriends } from './friends.js';
@@ -82,6 +82,7 @@ function adopt(view, openSummary = true, switching = false) {
   if (old && view.id !== old.id && !switching) return;
   state.view = view;
   state.error = null;
+  retry.delay = RETRY_FIRST;
   if (!old || old.id !== view.id || old.version !== view.version) state.sel = null;
   state.summaryOpen = openSummary && isOver(view);
   state.prefs.level = view.level;
@@ -103,6 +104,25 @@ function failed(err) {
   state.error = err;
   state.thinking = null;
   renderNow();
+  retryLater(err);
+}
+
+// A network that dropped, or a server restarting, is retried by itself (the Retry button does
+// the same at once): sooner at first, then every 15 s at most, and at once when the browser is
+// back online. Otherwise the computers' turns, which only this page asks for, would stay stalled
+// until a tap on Retry. A refusal (4xx) would only be refused again: it waits for the person.
+const RETRY_FIRST = 1000;
+const RETRY_MOST = 15000;
+const retry = { timer: null, delay: RETRY_FIRST };
+
+function retryLater(err) {
+  const passing = !(err instanceof ApiError) || err.status >= 500;
+  if (!passing || retry.timer) return;
+  retry.timer = setTimeout(() => {
+    retry.timer = null;
+    if (state.error) resume();
+  }, retry.delay);
+  retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
 }
 
 async function drive() {
@@ -273,6 +293,7 @@ function bind() {
   const unbind = [
     bindHands(state, hands),
     on(document, 'keydown', onKey),
+    on(window, 'online', () => { if (state.error) resume(); }),
     on($('btn-new'), 'click', () => newMatch()),
     on($('btn-friends'), 'click', () => openFriends(state.prefs)),
     on($('btn-level'), 'click', () => cycleLevel()),

@@ -291,21 +291,54 @@ def test_choosing_logic_uses_only_the_legal_moves(open_page: Callable[..., Any])
     assert out["cycle"] == ["1C+4C", "4C+1B", "4C+1B", "1C+4C"]
 
 
-def test_a_failed_request_offers_a_retry(open_page: Callable[..., Any], server: Server) -> None:
+def test_a_failed_request_offers_a_retry_and_retries_by_itself(
+        open_page: Callable[..., Any], server: Server) -> None:
     page, gid = scripted(open_page, server)
     page.watch.expected.append("503")
     page.wait_for_selector("#hand.playable")
-    # The next computer card fails once on the way (as when the server cannot decide).
-    page.route("**/advance", lambda route: route.fulfill(
-        status=503, content_type="application/json", body='{"detail": "computer failed"}'))
+    # The computers' cards fail on the way for a while (as when the server cannot decide, or
+    # restarts): the page says so, offers Retry, and keeps asking by itself.
+    refused: list[str] = []
+
+    def unavailable(route: Any) -> None:
+        refused.append(route.request.url)
+        route.fulfill(status=503, content_type="application/json",
+                      body='{"detail": "computer failed"}')
+
+    page.route("**/advance", unavailable)
     page.click("#hand .card[data-code='9C']")
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error-text") == "Connection problem."
-    assert len(server.game(gid)["history"]) == 1  # only our card; the page stopped asking
+    assert page.is_visible("#error-retry")
+    assert len(server.game(gid)["history"]) == 1  # only our card: nothing else got through
+    # Asked again, with nobody clicking Retry.
+    page.wait_for_event("request", lambda r: r.url.endswith("/advance"), timeout=10_000)
+    assert len(refused) >= 1
     page.unroute("**/advance")
-    page.click("#error-retry")
+    # Once the server answers again the three computers play on, still without a click.
+    page.wait_for_selector("#hand.playable", timeout=30_000)
     page.wait_for_selector("#error", state="hidden")
-    page.wait_for_selector("#hand.playable")  # the three computers played on
+    assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
+
+
+def test_the_game_goes_on_when_the_browser_is_back_online(open_page: Callable[..., Any],
+                                                          server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.watch.expected.append("ERR_INTERNET_DISCONNECTED")
+    page.watch.expected.append("Failed to fetch")
+    page.wait_for_selector("#hand.playable")
+    page.context.set_offline(True)
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_selector("#error:not([hidden])")
+    assert server.game(gid)["history"] == []  # the card never left: it stays in the hand
+    assert page.locator("#hand .card[data-code='9C']").count() == 1
+    page.context.set_offline(False)
+    page.wait_for_selector("#error", state="hidden", timeout=30_000)
+    n = page.locator("#hand .card").count()
+    page.click("#hand .card[data-code='9C']")
+    # The card is played, and the three computers answer: our turn again, one card fewer.
+    page.wait_for_function("n => document.querySelectorAll('#hand .card').length === n - 1"
+                           " && document.querySelector('#hand.playable') !== null", arg=n)
     assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
 
 
