@@ -236,6 +236,22 @@ async function resume() {
   await newMatch();
 }
 
+/** The page shown again (another tab, the phone woken): the game as the server has it now, so a
+ * card tapped next is not refused as stale because another tab of the game played meanwhile. */
+async function refresh() {
+  const view = state.view;
+  if (document.visibilityState !== 'visible' || !view || state.busy || state.error) return;
+  try {
+    const now = await serial(() => api.get(view.id));
+    // Unchanged: nothing to redraw (an open summary or a selection stays as it is).
+    if (state.view === view && now.version > view.version) adopt(now);
+  } catch (err) {
+    failed(err);
+    return;
+  }
+  drive();
+}
+
 // ----- input ----------------------------------------------------------------------------------
 
 function on(el, type, fn, opts) {
@@ -294,6 +310,7 @@ function bind() {
     bindHands(state, hands),
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),
+    on(document, 'visibilitychange', () => refresh()),
     on($('btn-new'), 'click', () => newMatch()),
     on($('btn-friends'), 'click', () => openFriends(state.prefs)),
     on($('btn-level'), 'click', () => cycleLevel()),

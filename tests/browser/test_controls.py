@@ -469,3 +469,27 @@ def test_the_settings_keep_the_coach_keys(open_page: Callable[..., Any],
     page.click("#btn-seen")
     page.wait_for_selector("#settings", state="hidden")
     page.wait_for_selector("#seen-panel .seen-card")
+
+
+def test_a_page_shown_again_catches_up_with_another_tab(open_page: Callable[..., Any],
+                                                        server: Server) -> None:
+    """The same game in two tabs: one plays on; the other, shown again, draws the game as it
+    is now, so its next card is played rather than refused as stale."""
+    here, gid = scripted(open_page, server)
+    there = open_page(DESKTOP, game=gid)
+    for page in (here, there):
+        page.wait_for_selector("#hand.playable")
+    n = here.locator("#hand .card").count()
+    played = "n => document.querySelectorAll('#hand .card').length === n - 1" \
+             " && document.querySelector('#hand.playable') !== null"
+    here.click("#hand .card[data-code='9C']")
+    here.wait_for_function(played, arg=n)
+    assert there.locator("#hand .card").count() == n  # still the old hand
+    there.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    there.wait_for_function(played, arg=n)
+    assert codes(there, "#hand .card") == codes(here, "#hand .card")
+    card = codes(there, "#hand .card")[0]
+    there.click(f"#hand .card[data-code='{card}']")
+    there.wait_for_function(played, arg=n - 1)
+    # No 409 on the way: the page's watch fails the test at teardown on any refused request.
+    assert len(server.game(gid)["history"]) == 8
