@@ -99,13 +99,17 @@ export function installCoach(getState, options = {}) {
     }
   }
 
-  function closeHint() {
-    if (!coach.hintOpen) return;
-    const refocus = focusWithin($('coach-hint'));
-    coach.hintOpen = false;
+  /** Closes a panel (`open`: its flag in `coach`); the focus, if it was in the panel or
+   * nowhere, goes to the panel's button rather than to the page. */
+  function closePanel(open, box, button) {
+    if (!coach[open]) return;
+    const refocus = focusWithin($(box));
+    coach[open] = false;
     afterRender();
-    if (refocus) focusOn($('btn-hint'));
+    if (refocus) focusOn($(button));
   }
+
+  const closeHint = () => closePanel('hintOpen', 'coach-hint', 'btn-hint');
 
   const toggleHint = () => (shown('coach-hint') ? closeHint() : askHint());
 
@@ -156,13 +160,7 @@ export function installCoach(getState, options = {}) {
     }
   }
 
-  function closeSeen() {
-    if (!coach.seenOpen) return;
-    const refocus = focusWithin($('seen-panel'));
-    coach.seenOpen = false;
-    afterRender();
-    if (refocus) focusOn($('btn-seen'));
-  }
+  const closeSeen = () => closePanel('seenOpen', 'seen-panel', 'btn-seen');
 
   const toggleSeen = () => (coach.seenOpen ? closeSeen() : openSeen());
 
@@ -224,6 +222,7 @@ export function installCoach(getState, options = {}) {
   function placePanels() {
     const hint = $('coach-hint');
     const seen = $('seen-panel');
+    if (hint.hidden && seen.hidden) return; // placed when one opens: no layout read per render
     const top = rect($('bar')).bottom + GAP;
     placeUnderBar(hint, top);
     if (!hint.hidden) {

@@ -119,6 +119,18 @@ def _first_id(live: LiveServer, code: str, **kw: Any) -> int:
     raise AssertionError("the stream ended without an event")
 
 
+def _news_reaches_a_viewer_at(live: LiveServer, code: str, v: int) -> None:
+    """A viewer who has seen version ``v`` gets nothing until the next change (someone sits
+    down 0.3 s later), then that change, before any ping."""
+    later = threading.Timer(0.3, lambda: live.http.post(f"/api/tables/{code}/seats/1",
+                                                        json={"name": "Bruno"}))
+    later.start()
+    try:
+        assert _first_id(live, code, headers={"Last-Event-ID": str(v)}) == v + 1
+    finally:
+        later.join()
+
+
 def test_a_stream_starts_after_the_version_its_viewer_has_seen(live: LiveServer) -> None:
     code, _ = _two_people(live)
     v = live.http.get(f"/api/tables/{code}").json()["version"]
@@ -127,13 +139,7 @@ def test_a_stream_starts_after_the_version_its_viewer_has_seen(live: LiveServer)
     assert _first_id(live, code, params={"after": str(v - 1)}) == v
     assert _first_id(live, code) == v
     # Up to date: nothing until the next change, then that.
-    later = threading.Timer(0.3, lambda: live.http.post(f"/api/tables/{code}/seats/1",
-                                                        json={"name": "Bruno"}))
-    later.start()
-    try:
-        assert _first_id(live, code, headers={"Last-Event-ID": str(v)}) == v + 1
-    finally:
-        later.join()
+    _news_reaches_a_viewer_at(live, code, v)
 
 
 def test_a_version_the_table_never_had_is_none_seen(live: LiveServer) -> None:
@@ -151,13 +157,7 @@ def test_a_version_the_table_never_had_is_none_seen(live: LiveServer) -> None:
                       params={"after": str(10**17)}) as claim:
         assert claim.status_code == 200
         assert next(line for line in claim.iter_lines() if line.startswith("id: ")) == f"id: {v}"
-        later = threading.Timer(0.3, lambda: live.http.post(f"/api/tables/{code}/seats/1",
-                                                            json={"name": "Bruno"}))
-        later.start()
-        try:
-            assert _first_id(live, code, headers={"Last-Event-ID": str(v)}) == v + 1
-        finally:
-            later.join()
+        _news_reaches_a_viewer_at(live, code, v)
 
 
 def test_a_browser_connecting_does_not_make_the_hosts_start_stale(live: LiveServer) -> None:

@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP, PHONE
-from .test_tables import TableServer, hand, people, tserver  # noqa: F401  (fixtures)
+from .test_tables import (  # noqa: F401  (fixtures)
+    TableServer,
+    hand,
+    people,
+    started_alone,
+    tserver,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -20,16 +26,7 @@ MY_TURN = "() => document.body.dataset.status === 'your_turn'"
 def started_table(srv: TableServer, hints: bool) -> tuple[str, dict[str, str]]:
     """A table of one person (the host, seat 0) and three computers, started; the host's seat
     as this browser keeps it in localStorage."""
-    # To 21: the tests here play one round and look at its end; to 11 a pair of computers
-    # (Easy) makes the match in the first round about once in 150 deals (many scope), and the
-    # page then shows the match's end instead of the round's.
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": hints,
-                                           "away_seconds": None, "target": 21})
-    assert r.status_code == 201, r.text
-    code, token = r.json()["table"]["code"], r.json()["token"]
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": r.json()["table"]["version"]},
-                      headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 200, r.text
+    code, token = started_alone(srv, hints)
     return code, {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})}
 
 
