@@ -39,7 +39,7 @@ def _play(p: PlayReview) -> dict[str, Any]:
             "played": _move(p.played), "scopa": p.scopa, "forced": p.forced,
             "best": None if p.best is None else _move(p.best), "label": p.label,
             "loss": None if p.loss is None else round(p.loss, 3),
-            "options": [_option(o) for o in p.options]}
+            "options": [_option(o) for o in p.options], "by_computer": p.by_computer}
 
 
 @in_pool
@@ -57,9 +57,10 @@ def compute_review(trace: dict[str, Any], rules: dict[str, Any], seat: int, seed
     rev = review_round(t, seat, seed, SearchLimits(seconds, DEALS, prune=False))
     r = t.deal()
     history = []
-    for s, m in t.plays:
+    for i, (s, m) in enumerate(t.plays):
         play = r.play(m, seat=s)
-        history.append({"seat": s, **_move(m), "scopa": play.scopa})
+        history.append({"seat": s, **_move(m), "scopa": play.scopa,
+                        "by_computer": i in t.by_computer})
     return {"seat": seat, "plays": [_play(p) for p in rev.plays], "history": history,
             "accuracy": rev.accuracy, "counts": rev.counts}
 

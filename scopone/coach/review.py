@@ -9,7 +9,7 @@ shows only that seat's own hands and the public plays.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Card, Move, Round, Rules, SeatView
@@ -24,7 +24,8 @@ SHOWN = 3
 
 @dataclass(frozen=True, slots=True)
 class RoundTrace:
-    """A finished round as anyone at the table saw it: who dealt, the rules, every play."""
+    """A finished round as anyone at the table saw it: who dealt, the rules, every play, and
+    which of them the computer chose for a person (away or out of time at a table)."""
 
     dealer: int
     rules: Rules
@@ -32,9 +33,11 @@ class RoundTrace:
     #: The cards face up before the first play; None: every card of the deck not played (what
     #: a whole deck dealt leaves, and all that traces stored before this field say).
     table: tuple[Card, ...] | None = None
+    #: Indices into ``plays`` of a person's plays whose card the computer chose.
+    by_computer: frozenset[int] = frozenset()
 
     @classmethod
-    def of(cls, round_: Round) -> RoundTrace:
+    def of(cls, round_: Round, by_computer: frozenset[int] = frozenset()) -> RoundTrace:
         if not round_.is_over:
             raise ValueError("the round is not over")
         plays = tuple((p.seat, p.move) for p in (round_.history or ()))
@@ -43,7 +46,7 @@ class RoundTrace:
         played = {m.card for _, m in plays}
         dealt = cards_of(round_.piles[0] | round_.piles[1] | round_.table_mask)
         return cls(round_.dealer, round_.rules, plays,
-                   tuple(c for c in dealt if c not in played))
+                   tuple(c for c in dealt if c not in played), by_computer)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dealer": self.dealer,
@@ -51,6 +54,8 @@ class RoundTrace:
                                          for s, m in self.plays]}
         if self.table is not None:
             out["table"] = [str(c) for c in self.table]
+        if self.by_computer:
+            out["by_computer"] = sorted(self.by_computer)
         return out
 
     @classmethod
@@ -59,7 +64,8 @@ class RoundTrace:
         return cls(int(data["dealer"]), rules, tuple(
             (int(s), Move(Card.parse(c), frozenset(Card.parse(x) for x in cap)))
             for s, c, cap in data["plays"]),
-            None if table is None else tuple(Card.parse(c) for c in table))
+            None if table is None else tuple(Card.parse(c) for c in table),
+            frozenset(int(i) for i in data.get("by_computer", ())))
 
     def deal(self) -> Round:
         """The round as it was dealt: each seat's hand is what it played, and the table."""
@@ -80,7 +86,8 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class PlayReview:
-    """One of the seat's plays. ``forced`` plays carry no best, label or loss."""
+    """One of the seat's plays. ``forced`` plays carry no best, label or loss, nor do those
+    whose card the computer chose for the seat's person (``by_computer``): neither is judged."""
 
     index: int  # position in the round's plays, 0 for the lead
     hand: tuple[Card, ...]  # the seat's own hand before the play
@@ -92,6 +99,11 @@ class PlayReview:
     label: Label | None = None
     loss: float | None = None
     options: tuple[Option, ...] = ()
+    by_computer: bool = False
+
+    @property
+    def judged(self) -> bool:
+        return not self.forced and not self.by_computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +113,7 @@ class RoundReview:
 
     @property
     def judged(self) -> list[PlayReview]:
-        return [p for p in self.plays if not p.forced]
+        return [p for p in self.plays if p.judged]
 
     @property
     def accuracy(self) -> float | None:
@@ -136,26 +148,27 @@ def review_round(trace: RoundTrace, seat: int, seed: str,
                  limits: SearchLimits = JUDGE_LIMITS) -> RoundReview:
     """Every play of ``seat`` in the round, judged when it had a choice. ``seed`` makes each
     judgement's imagined deals (server-side and secret, so nobody can replay them)."""
-    return review_plays(trace.deal(), trace.plays, seat, seed, limits)
+    return review_plays(trace.deal(), trace.plays, seat, seed, limits, trace.by_computer)
 
 
 def review_plays(start: Round, plays: tuple[tuple[int, Move], ...], seat: int, seed: str,
-                 limits: SearchLimits = JUDGE_LIMITS) -> RoundReview:
-    """``plays`` made from ``start`` (a copy is played on), ``seat``'s judged as above."""
+                 limits: SearchLimits = JUDGE_LIMITS,
+                 by_computer: frozenset[int] = frozenset()) -> RoundReview:
+    """``plays`` made from ``start`` (a copy is played on), ``seat``'s judged as above except
+    those at ``by_computer`` (the computer chose them: not the person's to answer for)."""
     r = start.copy(history=True)
     out: list[PlayReview] = []
     for i, (s, move) in enumerate(plays):
         if s == seat:
             view = SeatView.of(r, seat)
             legal = view.legal_moves()
-            base = PlayReview(i, view.hand, view.table, move, False, len(legal) == 1)
-            if not base.forced:
+            base = PlayReview(i, view.hand, view.table, move, False, len(legal) == 1,
+                              by_computer=i in by_computer)
+            if base.judged:
                 best, label, loss, options = judge(
                     view, move, random.Random(f"{seed}:{i}"), limits)
-                base = PlayReview(i, view.hand, view.table, move, False, False, best, label,
-                                  loss, options)
+                base = replace(base, best=best, label=label, loss=loss, options=options)
         play = r.play(move, seat=s)
         if s == seat:
-            out.append(PlayReview(base.index, base.hand, base.table, base.played, play.scopa,
-                                  base.forced, base.best, base.label, base.loss, base.options))
+            out.append(replace(base, scopa=play.scopa))
     return RoundReview(seat, tuple(out))

@@ -94,7 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = GameService(store, thinker, hub)
         app.state.tables = tables = TableService(app.state.service)
         # Another process takes a table over only when its driver has been silent this long.
-        driver = Driver(tables, settings.table_pace, takeover=2.0 + settings.ai_time_budget)
+        driver = Driver(tables, settings.table_pace, takeover=2.0 + settings.ai_time_budget,
+                        reconnect=settings.table_reconnect_seconds)
         app.state.presence = presence = Presence(tables, driver.owner)
         driver.streams = presence.streams
         tables.on_change = driver.kick

@@ -35,6 +35,7 @@ from ..engine import Rules, SeatView
 from ..workers import watch_server
 from . import errors as e
 from .store import GameRecord, PersonRecord
+from .table import chosen_by_computer, table_of
 from .views import HUMAN, codes, game_view
 
 if TYPE_CHECKING:
@@ -70,6 +71,14 @@ def new_match(rec: GameRecord) -> None:
     for part in MATCH_PARTS:
         meta.pop(part, None)
     meta["match"] = int(meta.get("match", 0)) + 1
+
+
+def _trace_of(rec: GameRecord) -> dict[str, Any]:
+    """The current round, over, as its review reads it: with the plays the computer chose for
+    a person at a table, which are not that person's to be judged on."""
+    table = table_of(rec)
+    chosen = chosen_by_computer(table) if table is not None else frozenset()
+    return RoundTrace.of(rec.match.round, chosen).to_dict()
 
 
 def match_key(rec: GameRecord) -> str:
@@ -188,8 +197,7 @@ class CoachService:
 
     def round_over(self, rec: GameRecord) -> None:
         # The plays are kept so the round can be reviewed after the next deal replaces it.
-        trace = RoundTrace.of(rec.match.round)
-        coach_meta(rec).setdefault("traces", {})[str(rec.match.round_number)] = trace.to_dict()
+        coach_meta(rec).setdefault("traces", {})[str(rec.match.round_number)] = _trace_of(rec)
 
     def round_stored(self, rec: GameRecord) -> None:
         m = rec.match
@@ -315,7 +323,7 @@ class CoachService:
             raise e.NotFound(e.ROUND_NOT_FOUND)
         trace: dict[str, Any] | None = coach_meta(rec).get("traces", {}).get(str(number))
         if trace is None and number == current:
-            trace = RoundTrace.of(m.round).to_dict()
+            trace = _trace_of(rec)
         if trace is None:  # a round finished before the coach kept rounds
             raise e.NotFound(e.ROUND_NOT_FOUND)
         return trace
@@ -362,7 +370,8 @@ class CoachService:
             await self._change_meta(rec.id, keep, load, required=False)
             person = people_of(rec).get(seat)
             if person is not None:
-                judged = sum(1 for p in out["plays"] if not p["forced"])
+                judged = sum(1 for p in out["plays"]
+                             if not p["forced"] and not p.get("by_computer"))
                 self._change_person(person, lambda d: credit_accuracy(
                     d, f"{match_key(rec)}:{key}", out["accuracy"], judged))
             fut.set_result(out)

@@ -30,11 +30,13 @@ IDLE_SECONDS = 30.0
 
 
 class Driver:
-    def __init__(self, tables: TableService, pace: float, takeover: float) -> None:
+    def __init__(self, tables: TableService, pace: float, takeover: float,
+                 reconnect: float) -> None:
         self.tables = tables
         self.games = tables.games
         self.pace = pace
         self.takeover = takeover
+        self.reconnect = reconnect  # an offline person's grace before their card is played
         # How many event streams of a table this process has open (set by the app).
         self.streams: Callable[[str], int] = lambda game_id: 0
         self.owner = tables.process
@@ -62,7 +64,7 @@ class Driver:
                     table = t.table_of(rec) if rec is not None else None
                     if rec is None or table is None:
                         return
-                    due = t.next_due(rec, table, self.pace, self.pace)
+                    due = t.next_due(rec, table, self.pace, self.reconnect)
                     if due is None:
                         if not self._watched_here(game_id):
                             return
@@ -95,6 +97,7 @@ class Driver:
             table = t.table_of(rec) if rec is not None else None
             if rec is None or table is None or rec.version != version:
                 return  # a person played or the table changed meanwhile: look again
+            t.computer_chose(rec, table, seat)
             play_card(rec, seat, move.card, move.capture)
             now = time.time()
             if table["seats"][seat]["kind"] == "person":

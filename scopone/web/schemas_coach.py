@@ -46,6 +46,9 @@ class PlayReviewOut(BaseModel):
     label: LabelOut | None
     loss: float | None  # expected points the play cost against the best
     options: list[OptionOut]
+    # The computer chose this card for the person (away or out of time at a table): shown, not
+    # judged, like a forced play. (False in reviews stored before it was kept.)
+    by_computer: bool = False
 
 
 class PublicPlayOut(BaseModel):
@@ -53,6 +56,7 @@ class PublicPlayOut(BaseModel):
     card: CardCode
     capture: list[CardCode]
     scopa: bool
+    by_computer: bool = False  # a person's card the computer chose (see TablePlayOut)
 
 
 class ReviewOut(BaseModel):

@@ -90,6 +90,12 @@ class SeatOut(BaseModel):
     away: bool  # a person whose cards the computer plays until they are back
 
 
+class TablePlayOut(PlayOut):
+    # A person's card that the computer chose (they were away or out of time, SPEC §6);
+    # false for a person's own card and for a computer seat's.
+    by_computer: bool
+
+
 class TableGameOut(BaseModel):
     """The game as one seat (or a spectator, ``seat`` None) sees it: its own hand only."""
 
@@ -104,7 +110,7 @@ class TableGameOut(BaseModel):
     hand: list[CardCode]  # the viewer's own cards; [] for a spectator
     hand_counts: list[int]
     table: list[CardCode]
-    history: list[PlayOut]
+    history: list[TablePlayOut]
     legal: list[MoveOut]  # only when it is the viewer's turn
     piles: list[list[CardCode]]
     scope: list[int]

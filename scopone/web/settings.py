@@ -67,6 +67,10 @@ class Settings:
     # Seconds between two cards the server plays at a table with friends (SPEC §6: people
     # follow the computers' cards at about this pace).
     table_pace: float = 0.7
+    # Seconds a person shown offline at a table (their page's connection closed and did not
+    # come back within events.GONE_AFTER_SECONDS) has before the computer plays their card
+    # (SPEC §6): a phone changing networks or waking up reconnects within it and plays on.
+    table_reconnect_seconds: float = 10.0
     # An event stream ends after this long and the browser reconnects (Last-Event-ID): no
     # connection outlives a proxy's timeout, and a process being replaced sheds its streams.
     events_max_seconds: float = 300.0
@@ -125,6 +129,7 @@ class Settings:
             "db_path": Path, "database_url": str, "host": str, "port": int,
             "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
             "max_body_bytes": int, "table_pace": float,
+            "table_reconnect_seconds": float,
             "events_max_seconds": float, "workers": int, "finished_hours": float,
             "idle_hours": float, "coach_seconds": float,
             "static_dir": Path, "templates_dir": Path,

@@ -12,7 +12,9 @@ closed). A process killed with streams open leaves its entry behind; the next pr
 of the seat drops it when that process is known dead (same machine), else the seat counts as
 connected and only the away clock plays for it. The table keeps its ``host``, ``options``,
 ``phase`` (lobby, playing), ``turn_since`` (when the last card was played or the round began:
-the away clock and the computers' pace count from it) and the driver's ``lease``.
+the away clock and the computers' pace count from it), the driver's ``lease`` and
+``by_computer``: the plays of the current round (indices into its history) whose card the
+computer chose for a person (away or out of time), so nobody credits them to the person.
 """
 
 from __future__ import annotations
@@ -172,6 +174,26 @@ def start(table: dict[str, Any], now: float) -> None:
             table["seats"][i] = _seat("computer")
     table["phase"] = "playing"
     table["turn_since"] = now
+    dealt(table)
+
+
+def dealt(table: dict[str, Any]) -> None:
+    """A new round was dealt: none of its cards was chosen by the computer for a person."""
+    table["by_computer"] = []
+
+
+def chosen_by_computer(table: dict[str, Any]) -> frozenset[int]:
+    """The current round's plays (history indices) whose card the computer chose for a
+    person; tables stored before this was kept have none."""
+    return frozenset(int(i) for i in table.get("by_computer", ()))
+
+
+def computer_chose(rec: GameRecord, table: dict[str, Any], seat: int) -> None:
+    """Notes that the play ``seat`` is about to make is the computer's choice, when the seat
+    is a person's (a computer seat's cards are the computer's anyway)."""
+    if table["seats"][seat]["kind"] == "person":
+        history = rec.match.round.history or ()
+        table.setdefault("by_computer", []).append(len(history))
 
 
 def to_computer(table: dict[str, Any], seat: int) -> None:

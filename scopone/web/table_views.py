@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from .schemas import RulesOut
-from .schemas_tables import OptionsOut, SeatOut, TableGameOut, TableView
+from .schemas_tables import OptionsOut, SeatOut, TableGameOut, TablePlayOut, TableView
 from .store import GameRecord
-from .table import PAIRS, phase_of
+from .table import PAIRS, chosen_by_computer, phase_of
 from .views import view_for
 
 
@@ -17,7 +17,11 @@ def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None) -> Tabl
     phase = phase_of(rec, table)
     game = None
     if phase != "lobby":
-        game = TableGameOut(seat=seat, **view_for(rec, seat, other="their_turn"))
+        view = view_for(rec, seat, other="their_turn")
+        chosen = chosen_by_computer(table)
+        view["history"] = [TablePlayOut(**p.model_dump(), by_computer=i in chosen)
+                           for i, p in enumerate(view["history"])]
+        game = TableGameOut(seat=seat, **view)
     return TableView(
         code=rec.code or "",
         version=rec.version,

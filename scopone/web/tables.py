@@ -200,6 +200,7 @@ class TableService:
             if not rec.match.round.is_over:
                 raise e.Conflict(e.ROUND_NOT_OVER)
             rec.match.next_round()
+            t.dealt(table)
 
         return await self._change(code, token, version, change, game_changed=True)
 
@@ -221,6 +222,7 @@ class TableService:
                                  else e.TABLE_NOT_PLAYING)
             rec.match = Match(rec.match.rules, random.Random(secrets.randbits(128)))
             new_match(rec)
+            t.dealt(table)
 
         return await self._change(code, token, version, change, game_changed=True)
 

@@ -90,3 +90,19 @@ def test_a_dead_process_on_this_machine_is_known_dead() -> None:
     host = me.split(":")[0]
     assert t.process_gone(f"{host}:{done.stdout.strip()}:abcd")
     assert not t.process_gone(f"elsewhere.example:{done.stdout.strip()}:abcd")
+
+
+def test_the_cards_the_computer_chooses_for_a_person_are_noted_until_the_next_deal() -> None:
+    rec, table = _playing()
+    _turn_to(rec, 1)
+    t.computer_chose(rec, table, 1)  # a computer seat's card: the computer's anyway
+    assert t.chosen_by_computer(table) == frozenset()
+    rec.match.round.play(rec.match.round.legal_moves()[0], seat=1)
+    _turn_to(rec, 2)
+    done = len(rec.match.round.history or ())
+    t.computer_chose(rec, table, 2)  # Carla's card, chosen for her
+    assert t.chosen_by_computer(table) == {done}
+    t.dealt(table)
+    assert t.chosen_by_computer(table) == frozenset()
+    del table["by_computer"]  # a table stored before this was kept
+    assert t.chosen_by_computer(table) == frozenset()

@@ -4,7 +4,7 @@ play in time; the seat stays theirs, the others see them away until they are bac
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,9 @@ from .tables_live import LiveServer, Stream, T, auth
 
 @pytest.fixture
 def live(tmp_path: Path, store_url: str) -> Iterator[LiveServer]:
-    server = LiveServer(make_settings(tmp_path, store_url, table_pace=0.02))
+    # A short grace for a person shown offline, so the computer plays for them soon.
+    server = LiveServer(make_settings(tmp_path, store_url, table_pace=0.02,
+                                      table_reconnect_seconds=0.2, coach_seconds=0.02))
     yield server
     server.stop()
 
@@ -54,6 +56,9 @@ def test_a_person_who_leaves_is_played_for_then_comes_back(live: LiveServer) -> 
                 v["game"]["status"] == "your_turn"
                 or any(p["seat"] == 2 for p in v["game"]["history"])))
             if any(p["seat"] == 2 for p in view["game"]["history"]):
+                # Marked as the computer's choice for Carla; no other card is.
+                assert [p["by_computer"] for p in view["game"]["history"]] == [
+                    p["seat"] == 2 for p in view["game"]["history"]]
                 break
             r = live.http.post(f"/api/tables/{code}/moves", headers=auth(anna),
                                json={"version": view["version"], **view["game"]["legal"][0]})
@@ -202,3 +207,101 @@ def test_a_browser_connecting_does_not_make_the_hosts_start_stale(live: LiveServ
         assert [s["kind"] for s in r.json()["seats"]] == ["person", "computer", "person", "person"]
     finally:
         page.close()
+
+
+def _play_while(live: LiveServer, code: str, token: str, seat: int, watcher: Stream,
+                until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """``seat``'s person plays their first legal card on each of their turns (the server plays
+    the others') until the view ``watcher`` gets satisfies ``until``; returns that view."""
+    acted = -1
+    while True:
+        view = watcher.wait(lambda v, after=acted: v["version"] > after and v["game"] and (
+            until(v) or v["game"]["turn"] == seat))
+        if until(view):
+            return view
+        r = live.http.post(f"/api/tables/{code}/moves", headers=auth(token),
+                           json={"version": view["version"], **view["game"]["legal"][0]})
+        assert r.status_code == 200, r.text
+        acted = view["version"]
+
+
+def test_the_cards_the_computer_chose_for_a_person_are_not_judged_as_theirs(
+        live: LiveServer) -> None:
+    """Carla is gone for the whole round: every card of hers is the computer's choice, marked
+    so in everyone's history and her review, and none of it judged or credited to her."""
+    code, (anna, carla) = _two_people(live)
+    watcher = Stream(live.base, code, anna)
+    try:
+        # Carla's page was open and closed (a person who never connected is only timed by the
+        # table's away time).
+        page = Stream(live.base, code, carla)
+        page.wait(lambda v: v["seats"][2]["connected"])
+        page.close()
+        ready = watcher.wait(lambda v: v["seats"][2]["connected"])
+        ready = watcher.wait(lambda v, seen=ready["version"]: v["version"] > seen
+                             and not v["seats"][2]["connected"])
+        _start(live, code, anna, ready["version"])
+        over = _play_while(live, code, anna, 0, watcher,
+                           lambda v: v["game"]["status"] in ("round_over", "match_over"))
+        history = over["game"]["history"]
+        assert len(history) == 40
+        assert [p["by_computer"] for p in history] == [p["seat"] == 2 for p in history]
+        spectator = live.http.get(f"/api/tables/{code}").json()["game"]["history"]
+        assert [p["by_computer"] for p in spectator] == [p["seat"] == 2 for p in history]
+        r = live.http.get(f"/api/tables/{code}/rounds/1/review", headers=auth(carla))
+        assert r.status_code == 200, r.text
+        mine = r.json()
+        assert len(mine["plays"]) == 10
+        assert all(p["by_computer"] and p["label"] is None and p["best"] is None
+                   for p in mine["plays"])
+        assert mine["accuracy"] is None and sum(mine["counts"].values()) == 0
+        assert [p["by_computer"] for p in mine["history"]] == [p["seat"] == 2 for p in history]
+        r = live.http.get(f"/api/tables/{code}/rounds/1/review", headers=auth(anna))
+        theirs = r.json()
+        assert not any(p["by_computer"] for p in theirs["plays"])
+        assert sum(theirs["counts"].values()) == sum(not p["forced"] for p in theirs["plays"])
+        # The next round starts with nothing chosen for anyone.
+        r = live.http.post(f"/api/tables/{code}/next-round", headers=auth(anna),
+                           json={"version": over["version"]})
+        assert r.status_code == 200, r.text
+        store = live.app.state.service.store
+        assert store.load_by_code(code).meta["table"]["by_computer"] == []
+    finally:
+        watcher.close()
+
+
+def test_a_person_whose_connection_drops_has_time_to_come_back_and_play(
+        tmp_path: Path, store_url: str) -> None:
+    """A phone that loses its network on its person's turn: shown offline after a few seconds,
+    but the card stays theirs for ``table_reconnect_seconds`` (here 30 s), so they reconnect
+    and play it themselves; the computer does not play it for them meanwhile."""
+    server = LiveServer(make_settings(tmp_path, store_url, table_pace=0.02,
+                                      table_reconnect_seconds=30.0))
+    try:
+        code, (anna, carla) = _two_people(server)
+        watcher = Stream(server.base, code, anna)
+        phone = Stream(server.base, code, carla)
+        try:
+            ready = watcher.wait(lambda v: v["seats"][2]["connected"])
+            _start(server, code, anna, ready["version"])
+            turn = _play_while(server, code, anna, 0, watcher,
+                               lambda v: v["game"]["turn"] == 2)
+            phone.close()  # the network drops
+            offline = watcher.wait(lambda v: v["version"] > turn["version"]
+                                   and not v["seats"][2]["connected"])
+            assert offline["game"]["turn"] == 2 and not offline["seats"][2]["away"]
+            phone = Stream(server.base, code, carla)  # back
+            mine = phone.wait(lambda v: v["seats"][2]["connected"])
+            assert mine["game"]["turn"] == 2
+            assert len(mine["game"]["history"]) == len(turn["game"]["history"])
+            r = server.http.post(f"/api/tables/{code}/moves", headers=auth(carla),
+                                 json={"version": mine["version"], **mine["game"]["legal"][0]})
+            assert r.status_code == 200, r.text
+            played = r.json()["game"]["history"][len(turn["game"]["history"])]
+            assert played["seat"] == 2 and not played["by_computer"]
+            assert not r.json()["seats"][2]["away"]
+        finally:
+            watcher.close()
+            phone.close()
+    finally:
+        server.stop()

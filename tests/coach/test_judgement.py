@@ -76,6 +76,29 @@ def test_a_forced_move_is_shown_not_judged() -> None:
     assert h.best.move == Move(card("6S")) and h.deals == 0
 
 
+def test_a_card_the_computer_chose_for_the_person_is_shown_not_judged() -> None:
+    """At a table the computer plays an away person's card: the review shows it as the
+    computer's, judges none of it and leaves it out of the accuracy (a missed scopa here)."""
+    r = position(SCOPA_HANDS, table="2C 4C", to_play=0)
+    missed = ((0, Move(card("9D"))),)
+    rev = review_plays(r, missed, 0, "c", FAST, by_computer=frozenset({0}))
+    (p,) = rev.plays
+    assert p.by_computer and not p.forced and not p.judged
+    assert p.label is None and p.best is None and p.loss is None and p.options == ()
+    assert rev.accuracy is None and sum(rev.counts.values()) == 0
+    # The same play made by the person is judged as theirs.
+    assert review_plays(r, missed, 0, "c", FAST).plays[0].label in ("mistake", "blunder")
+    # A round's trace keeps which plays were the computer's, through storage too.
+    small = Round.from_deal([[card(c)] for c in ("5D", "1C", "2S", "3B")], (), dealer=3)
+    while not small.is_over:
+        small.play(small.legal_moves()[0])
+    trace = RoundTrace.from_dict(RoundTrace.of(small, frozenset({1})).to_dict(), small.rules)
+    assert trace.by_computer == frozenset({1})
+    assert RoundTrace.from_dict(RoundTrace.of(small).to_dict(), small.rules).by_computer == set()
+    assert [p.by_computer for p in review_round(trace, 0, "x", FAST).plays] == [False]
+    assert [p.by_computer for p in review_round(trace, 1, "x", FAST).plays] == [True]
+
+
 def test_permuting_the_hidden_cards_does_not_change_the_hint() -> None:
     a = position(["3B 9S 7D", "7C 1C 2D", "5D 6S 4S", "7S 2C 5B"], table="4C", to_play=0)
     b = position(["3B 9S 7D", "5B 2C 4S", "7S 1C 2D", "5D 6S 7C"], table="4C", to_play=0)
