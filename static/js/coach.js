@@ -5,7 +5,7 @@
 
 import { ApiError, call } from './api.js';
 import { cardSvg } from './cards.js';
-import { cardList, cardName, seatName } from './i18n.js';
+import { cardList, cardName, seatName, t } from './i18n.js';
 import { ct, signed } from './coach-text.js';
 
 const $ = (id) => document.getElementById(id);
@@ -285,18 +285,54 @@ export function installCoach(getState, options = {}) {
     return api.review(view, round);
   }
 
-  async function openReview() {
+  // An open review outlives a reload of the page (this tab only): which game (a table's code on
+  // the table page), which round, which step. Reopened by the first view of that game.
+  const KEPT = 'scopone.review';
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(KEPT) || 'null');
+  } catch {
+    kept = null;
+  }
+
+  function keepReview() {
+    const r = coach.review;
+    const view = getState().view;
+    try {
+      if (r && view && r.round >= 1) {
+        sessionStorage.setItem(KEPT, JSON.stringify({ id: view.id, round: r.round, step: r.step }));
+      } else sessionStorage.removeItem(KEPT);
+    } catch {
+      // Storage refused: a reload just closes the review, as it always did.
+    }
+  }
+
+  /** The review kept before a reload, opened again once this game's view is here. */
+  function reopenReview(view) {
+    if (!kept || !view) return;
+    const { id, round, step } = kept;
+    kept = null;
+    if (id === view.id && round === lastFinishedRound(view) && allows.review() && !coach.review) {
+      openReview(Number(step) || 0);
+    } else if (!coach.review) keepReview(); // another game now: forgotten
+  }
+
+  async function openReview(step = 0) {
     if (!allows.review()) return;
     const view = getState().view;
     const round = lastFinishedRound(view);
-    coach.review = { round, data: null, failed: false, step: 0, opener: document.activeElement };
+    coach.review = { round, data: null, failed: false, step, opener: document.activeElement };
     coach.reviewDirty = true;
+    keepReview();
     afterRender();
     $('review').focus({ preventScroll: true });
     if (round < 1) return;
     try {
       const data = await fetchReview(view, round);
-      if (coach.review && coach.review.round === round) coach.review.data = data;
+      if (coach.review && coach.review.round === round) {
+        coach.review.data = data;
+        coach.review.step = Math.max(0, Math.min(data.plays.length - 1, coach.review.step));
+      }
     } catch (err) {
       console.warn(err);
       if (coach.review) coach.review.failed = true;
@@ -309,6 +345,7 @@ export function installCoach(getState, options = {}) {
     const opener = coach.review && coach.review.opener;
     coach.review = null;
     coach.reviewDirty = true;
+    keepReview();
     afterRender();
     if (opener && opener.isConnected) opener.focus({ preventScroll: true });
   }
@@ -318,6 +355,7 @@ export function installCoach(getState, options = {}) {
     if (!r || !r.data) return;
     r.step = Math.max(0, Math.min(r.data.plays.length - 1, r.step + delta));
     coach.reviewDirty = true;
+    keepReview();
     afterRender();
   }
 
@@ -353,9 +391,17 @@ export function installCoach(getState, options = {}) {
     box.setAttribute('aria-labelledby', 'review-title');
   }
 
+  /** Who made a play of the round: the seat's name, and "· computer" for a person's card that
+   * the computer chose (they were away). */
+  function playedBy(h) {
+    const name = seatLabel(lang(), h.seat);
+    return h.by_computer ? t(lang(), 'byComputer', { seat: name }) : name;
+  }
+
   function reviewBody(r) {
     const d = r.data;
-    const judged = d.plays.filter((p) => !p.forced);
+    // Neither a forced play nor one the computer chose for the person (away) is judged.
+    const judged = d.plays.filter((p) => !p.forced && !p.by_computer);
     const good = judged.filter((p) => p.label === 'best' || p.label === 'good').length;
     const acc = d.accuracy === null
       ? `<p id="review-accuracy">${esc(tr('accuracyNone'))}</p>`
@@ -370,7 +416,8 @@ export function installCoach(getState, options = {}) {
     for (const c of p.played.capture) tableMarks[c] = ['played'];
     if (p.best) for (const c of p.best.capture) tableMarks[c] = [...(tableMarks[c] || []), 'bestcard'];
     let verdict;
-    if (p.forced) verdict = `<p class="verdict forced">${esc(tr('forced'))}</p>`;
+    if (p.by_computer) verdict = `<p class="verdict by-computer">${esc(tr('computerChose'))}</p>`;
+    else if (p.forced) verdict = `<p class="verdict forced">${esc(tr('forced'))}</p>`;
     else {
       const same = p.best.card === p.played.card && p.best.capture.join() === p.played.capture.join();
       verdict = `<p class="verdict"><span class="chip ${p.label}" id="review-label">${esc(tr(p.label))}</span>
@@ -379,12 +426,13 @@ export function installCoach(getState, options = {}) {
     }
     // The round as it happened: the others' plays since the person's previous one.
     const since = r.step === 0 ? 0 : d.plays[r.step - 1].index + 1;
-    const before = d.history.slice(since, p.index).map((h) => `<li>${esc(seatLabel(lang(), h.seat))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
+    const before = d.history.slice(since, p.index).map((h) => `<li${h.by_computer ? ' class="by-computer"' : ''}>${esc(playedBy(h))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
+    const played = p.by_computer ? tr('computerPlayed', { move: moveText(p.played) }) : tr('youPlayed', { move: moveText(p.played) });
     return `${acc}${counts}${hints}
-      <section class="review-step" aria-live="polite" aria-atomic="true">
+      <section class="review-step${p.by_computer ? ' by-computer' : ''}" aria-live="polite" aria-atomic="true">
         <h3 id="review-step">${esc(tr('step', { k: r.step + 1, n: d.plays.length }))}</h3>
         ${before ? `<ul class="review-before">${before}</ul>` : ''}
-        <p class="played">${esc(tr('youPlayed', { move: moveText(p.played) }))}${p.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</p>
+        <p class="played">${esc(played)}${p.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</p>
         ${verdict}
         <h4>${esc(tr('tableBefore'))}</h4>${cardsRow('review-table', p.table, tableMarks)}
         <h4>${esc(tr('handBefore'))}</h4>${cardsRow('review-hand', p.hand, marks)}
@@ -431,6 +479,7 @@ export function installCoach(getState, options = {}) {
     renderHint(view);
     renderSeen(view);
     placePanels();
+    reopenReview(view);
     renderReview();
     renderSummaryExtras(view);
   }

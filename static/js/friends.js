@@ -3,7 +3,7 @@
 import { LEVELS } from './render.js';
 import { t } from './i18n.js';
 import { tt } from './i18n-tables.js';
-import { saveSeat, tables } from './tables-api.js';
+import { cleanName, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,7 +20,7 @@ function formHtml(prefs) {
   return `<div class="friends-panel">
     <h2 id="friends-title">${esc(tr('friendsTitle'))}</h2>
     <form id="friends-form">
-      <label><span>${esc(tr('yourName'))}</span> <input id="fr-name" maxlength="20" required autocomplete="nickname" value="${esc(name)}"></label>
+      <label><span>${esc(tr('yourName'))}</span> <input id="fr-name" required autocomplete="nickname" value="${esc(name)}"></label>
       <label><span>${esc(tr('level'))}</span> <select id="fr-level">${options(LEVELS.map((l) => [l, tr(l)]), prefs.level)}</select></label>
       <label><span>${esc(tr('variant'))}</span> <select id="fr-variant">${options(['scientifico', 'classico'].map((v) => [v, tr(v)]), prefs.variant)}</select></label>
       <label><span>${esc(tr('targetLabel'))}</span> <select id="fr-target">${options([11, 21, 31].map((n) => [n, String(n)]), prefs.target)}</select></label>
@@ -120,12 +120,19 @@ export function openFriends(prefs) {
     box.removeEventListener('keydown', stop);
     box.removeEventListener('mousedown', keepFocus);
   };
+  // A name too long is said at once (no maxlength: it counts an emoji twice).
+  $('fr-name').addEventListener('input', () => {
+    const problem = $('fr-problem');
+    const long = nameTooLong($('fr-name').value);
+    if (long) problem.textContent = tr('badName');
+    else if (problem.textContent === tr('badName')) problem.textContent = '';
+  });
   $('fr-close').addEventListener('click', close);
   $('fr-close2').addEventListener('click', close);
   $('friends-form').addEventListener('submit', async (event) => {
     event.preventDefault();
-    const name = $('fr-name').value.trim();
-    if (!name || [...name].length > 20) { // characters, as the server counts them
+    const name = cleanName($('fr-name').value);
+    if (!name) {
       $('fr-problem').textContent = tr('badName');
       return;
     }

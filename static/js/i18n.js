@@ -45,6 +45,7 @@ const TEXT = {
     pile: '{pair}: {n} cards taken, scope: {s}',
     plays: '{seat} plays {card}',
     takes: '{seat} plays {card} and takes {cards}',
+    byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Round {n}',
     category: 'Category',
@@ -85,6 +86,7 @@ const TEXT = {
     pile: '{pair}: {n} carte prese, scope: {s}',
     plays: '{seat} gioca {card}',
     takes: '{seat} gioca {card} e prende {cards}',
+    byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Mano {n}',
     category: 'Voce',
@@ -125,6 +127,7 @@ const TEXT = {
     pile: '{pair}: {n} Karten genommen, Scope: {s}',
     plays: '{seat} spielt {card}',
     takes: '{seat} spielt {card} und nimmt {cards}',
+    byComputer: '{seat} · Computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Runde {n}',
     category: 'Wertung',

@@ -25,8 +25,10 @@ export function seatLabel(state, seat) {
 /** What a play says, for the live region and the list of last plays. */
 export function playText(state, play) {
   const { lang } = state.prefs;
-  // Plain names here (a table's seats also say "host", "away"): the play is the news.
-  const seat = state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat);
+  // Plain names here (a table's seats also say "host", "away"): the play is the news. A
+  // person's card that the computer chose (they were away) says so: "Anna · computer".
+  const name = state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat);
+  const seat = play.by_computer ? t(lang, 'byComputer', { seat: name }) : name;
   let text = play.capture.length
     ? t(lang, 'takes', { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
     : t(lang, 'plays', { seat, card: cardName(lang, play.card) });

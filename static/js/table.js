@@ -13,7 +13,7 @@ import { place, seatAt, turnGame } from './seats.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
 import { playText, showPlay } from './show.js';
-import { forgetSeat, loadSeat, saveSeat, tables } from './tables-api.js';
+import { cleanName, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const STORE_PREFS = 'scopone.prefs';
 const STORE_NAME = 'scopone.name';
@@ -270,10 +270,10 @@ async function handToComputer(seat) {
 
 async function sitDown(event) {
   event.preventDefault();
-  const name = $('sit-name').value.trim();
+  const name = cleanName($('sit-name').value);
   const seat = state.chosen;
   if (seat === null) return;
-  if (!name || [...name].length > 20) { // characters, as the server counts them
+  if (!name) {
     state.notice = tr('badName');
     paint();
     return;
@@ -454,7 +454,7 @@ function renderLastPlays() {
   const view = state.view;
   const plays = view.history.slice(-LAST_PLAYS).reverse();
   const html = plays.length
-    ? plays.map((p) => `<li data-seat="${p.seat}">${esc(playText(state, p))}</li>`).join('')
+    ? plays.map((p) => `<li data-seat="${p.seat}"${p.by_computer ? ' class="by-computer"' : ''}>${esc(playText(state, p))}</li>`).join('')
     : `<li class="none">${esc(tr('noPlays'))}</li>`;
   const list = $('last-list');
   if (list.dataset.html !== html) {
@@ -534,6 +534,14 @@ function bind() {
     input.focus();
   });
   $('sit-form').addEventListener('submit', sitDown);
+  // A name too long is said at once (no maxlength: it counts an emoji twice), and unsaid as
+  // soon as it fits again.
+  $('sit-name').addEventListener('input', () => {
+    const long = nameTooLong($('sit-name').value);
+    if (long === (state.notice === tr('badName'))) return;
+    state.notice = long ? tr('badName') : '';
+    paint();
+  });
   $('btn-start').addEventListener('click', () => act(() => tables.start(code, token(), state.table.version)));
   $('btn-leave').addEventListener('click', async () => {
     const seat = state.mine && state.mine.seat;

@@ -52,3 +52,29 @@ export const tables = {
   person: (code, token, id) =>
     call('POST', `${base(code)}/person`, token, undefined, { 'X-Scopone-Person': id }),
 };
+
+// ----- names: the page takes exactly the names the server takes (scopone/web/table.py) ----------
+
+/** What the server trims from either end of a name (its NAME_TRIMMED): every blank, and the
+ * characters that show nothing. */
+const TRIMMED = String.raw`[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u2060-\u2064\u3000\ufeff\xad\u115f\u1160\u180e\u2800\u3164\uffa0]`;
+const ENDS = new RegExp(`^${TRIMMED}+|${TRIMMED}+$`, 'gu');
+/** Refused anywhere in a name: control characters, bidirectional embeddings and overrides. */
+const REFUSED = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/u;
+const MAX_NAME = 20; // characters (code points) after trimming, as the server counts them
+const MAX_RAW = 64; // the server's bound on a name before trimming
+
+// Counted in code points: an emoji is one, where a field's maxlength counts its two UTF-16 units.
+const length = (s) => [...s].length;
+const trimName = (raw) => raw.replace(ENDS, '');
+
+/** True when `raw` has more characters than a name may have. */
+export function nameTooLong(raw) {
+  return length(raw) > MAX_RAW || length(trimName(raw)) > MAX_NAME;
+}
+
+/** The name the server will keep for `raw`, or null where it would refuse it. */
+export function cleanName(raw) {
+  const name = trimName(raw);
+  return name && !nameTooLong(raw) && !REFUSED.test(name) ? name : null;
+}

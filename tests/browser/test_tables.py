@@ -60,7 +60,9 @@ def tserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableServer]:
     """The app under uvicorn with a quick table pace (the session's ``server`` keeps 0.7 s)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path_factory.mktemp("tables-db") / "games.sqlite3"
-    settings = Settings(db_path=db, ai_processes=False, ai_time_budget=0.05, table_pace=PACE)
+    # A short grace for a person offline: the test of one going offline waits for their card.
+    settings = Settings(db_path=db, ai_processes=False, ai_time_budget=0.05, table_pace=PACE,
+                        table_reconnect_seconds=1.0)
     port = _free_port()
     app = create_app(settings)
     uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
