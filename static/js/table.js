@@ -378,6 +378,9 @@ function paintTable() {
   if (!playing) {
     renderLobby(lang, tv, state.chosen);
     if (state.notice) $('lobby-note').textContent = state.notice;
+    // The board's error notice is hidden with the board: a failed sit-down or start says so
+    // here, and the button tried again is the retry.
+    if (state.error) $('lobby-note').textContent = t(lang, 'error');
     $('invite-link').value = `${location.origin}/t/${code}`;
     document.body.dataset.status = 'lobby';
     return;

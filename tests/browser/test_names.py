@@ -92,3 +92,26 @@ def test_play_with_friends_takes_twenty_emoji(open_page: Callable[..., Any],
     page.wait_for_selector("#fr-link:visible")
     code = page.input_value("#fr-link").rsplit("/", 1)[1]
     assert server.http.get(f"/api/tables/{code}").json()["seats"][0]["name"] == TWENTY
+
+
+def test_a_sit_down_that_fails_says_so_in_the_lobby(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """The board's error notice is hidden in the lobby: a sit-down lost to the network said
+    nothing at all. Now the lobby's note says it, and the same button tried again sits."""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    code = r.json()["table"]["code"]
+    guest = people(PHONE, f"{srv.url}/t/{code}")
+    page = guest.page
+    page.wait_for_function("() => document.body.dataset.phase === 'lobby'")
+    page.route("**/seats/2", lambda route: route.fulfill(
+        status=503, content_type="application/json", body='{"detail": "database unavailable"}'))
+    page.locator(".lobby-seat[data-seat='2'] button.take").tap()
+    page.fill("#sit-name", "Bea")
+    page.locator("#btn-sit").tap()
+    page.wait_for_selector("#lobby-note:text-is('Connection problem.')")
+    assert srv.view(code)["seats"][2]["kind"] == "free"
+    page.unroute("**/seats/2")
+    page.locator("#btn-sit").tap()
+    page.wait_for_function("() => document.body.dataset.seat === '2'")
+    assert srv.view(code)["seats"][2]["name"] == "Bea"
