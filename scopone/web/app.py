@@ -23,6 +23,7 @@ from . import errors as e
 from .coach import CoachService
 from .driver import Driver
 from .events import Presence
+from .head import HeadAsGet
 from .metrics import MetricsMiddleware, RequestMetrics
 from .pages_tables import page_router
 from .push import Hub
@@ -162,12 +163,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # not JSON, malformed like any other, not a bare 400.
             return JSONResponse({"detail": e.INVALID_REQUEST}, status_code=422)
         if exc.status_code == 405 and routes.methods(request.scope["path"]):
-            # Every method of the path, not only those of the first route the router tried.
-            exc = HTTPException(405, exc.detail,
-                                headers={"Allow": ", ".join(routes.methods(request.scope["path"]))})
+            # Every method of the path, not only those of the first route the router tried
+            # (and HEAD wherever GET is: ``HeadAsGet``).
+            allow = routes.methods(request.scope["path"])
+            allow += ["HEAD"] if "GET" in allow else []
+            exc = HTTPException(405, exc.detail, headers={"Allow": ", ".join(allow)})
         return await http_exception_handler(request, exc)  # 404 and 405 from the router
 
-    # Outermost last: the headers wrap everything, the 413 included.
+    # Outermost last. Innermost: HEAD served as GET (the outer layers still see HEAD).
+    app.add_middleware(HeadAsGet)
+    # The headers wrap everything, the 413 included.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     # Outside even the headers, so every answer is counted, the 413s and 500s included.

@@ -141,10 +141,11 @@ def test_a_whole_float_is_an_integer_as_in_json_schema(api: Any) -> None:
 
 
 @pytest.mark.parametrize(("method", "path", "allow"), [
-    ("DELETE", "/api/games/abc", "GET, PATCH"),
+    ("DELETE", "/api/games/abc", "GET, PATCH, HEAD"),
     ("PUT", "/api/games", "POST"),
     ("GET", "/api/games/abc/moves", "POST"),
-    ("POST", "/healthz", "GET"),
+    ("HEAD", "/api/games/abc/moves", "POST"),
+    ("POST", "/healthz", "GET, HEAD"),
 ])
 def test_405_names_every_method_of_the_path(api: Any, method: str, path: str,
                                             allow: str) -> None:
@@ -170,3 +171,17 @@ def test_the_operator_endpoints_document_their_bodies() -> None:
 def test_no_automatic_validation_error_schema_is_left() -> None:
     # FastAPI's own 422 body is never sent (see scopone.web.openapi), so it is not documented.
     assert "HTTPValidationError" not in DOC["components"]["schemas"]
+
+
+def test_head_answers_as_get_without_the_body(api: Any) -> None:
+    """RFC 9110: HEAD wherever GET is (an uptime monitor's ``curl -I /healthz``), the same
+    status and headers, no body; errors included."""
+    gid = api.create()["id"]
+    for path in ("/healthz", "/", f"/api/games/{gid}", "/rules", "/robots.txt",
+                 "/api/games/nosuchgame", "/static/css/scopone.css"):
+        get, head = api.client.get(path), api.client.head(path)
+        assert head.status_code == get.status_code, path
+        assert head.content == b"" and get.content, path
+        assert head.headers["content-type"] == get.headers["content-type"], path
+        assert head.headers.get("content-length") == get.headers.get("content-length"), path
+    assert api.client.get(f"/api/games/{gid}").json()["version"] == 0  # HEAD changed nothing

@@ -305,3 +305,13 @@ def test_a_person_whose_connection_drops_has_time_to_come_back_and_play(
             phone.close()
     finally:
         server.stop()
+
+
+def test_head_on_an_event_stream_ends_with_its_headers(live: LiveServer) -> None:
+    # Served as the GET it stands for, the stream would run to nobody for five minutes.
+    code, _ = _two_people(live)
+    r = httpx.head(f"{live.base}/api/tables/{code}/events", timeout=T)
+    assert r.status_code == 200 and r.content == b""
+    assert r.headers["content-type"].startswith("text/event-stream")
+    r = httpx.head(f"{live.base}/healthz", timeout=T)
+    assert r.status_code == 200 and r.content == b""
