@@ -60,7 +60,11 @@ def partner_of(seat: int) -> int:
 
 
 def next_seat(seat: int) -> int:
-    """The seat that plays after this one (counterclockwise: 0 → 1 → 2 → 3 → 0)."""
+    """The seat that plays after this one (counterclockwise: 0 → 1 → 2 → 3 → 0).
+
+    >>> [next_seat(s) for s in range(4)]
+    [1, 2, 3, 0]
+    """
     return (seat + 1) % 4
 
 

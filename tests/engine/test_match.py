@@ -38,8 +38,15 @@ def test_reaching_the_target_at_the_end_of_a_round_wins(target: int) -> None:
     assert m.scores == [target, target + 1]
     assert m.winner == 1  # both reached the target: the higher total wins
     assert m.is_over
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="the match is over"):
         m.next_round()
+    # Asked for the next deal straight after the last card: the round is scored first, and
+    # that ends the match.
+    m = _match(target, (target - 6, target - 1))
+    m.round = _worked_round(m.rules, 1)
+    with pytest.raises(IllegalMoveError, match="the match is over"):
+        m.next_round()
+    assert m.winner == 1 and m.scores == [target, target + 1]
 
 
 @pytest.mark.parametrize("target", [11, 21, 31])
@@ -81,9 +88,9 @@ def test_the_score_is_checked_only_at_the_end_of_a_round() -> None:
                               dealer=3, rules=m.rules)
     m.round.piles = [mask_of(parse_cards(WORKED)), 0]
     assert m.winner is None and m.scores == [10, 10]
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="the round is not over yet"):
         m.finish_round()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="the round is still being played"):
         m.next_round()
     assert m.scores == [10, 10] and m.winner is None
 
@@ -132,6 +139,10 @@ def test_whole_matches_end_with_a_winner() -> None:
         assert m.winner == (0 if a > b else 1)
         assert [a, b] == [sum(s.points[0] for s in m.rounds), sum(s.points[1] for s in m.rounds)]
         assert all(d == (dealers[0] + i) % 4 for i, d in enumerate(dealers))
+        # A finished match stored and loaded is still finished, with every round's breakdown.
+        again = Match.from_dict(json.loads(json.dumps(m.to_dict())))
+        assert again.winner == m.winner and again.rounds == m.rounds
+        assert again.scores == m.scores and again.round_scored
         # No earlier round had already decided the match.
         for k in range(1, len(m.rounds)):
             partial = (sum(s.points[0] for s in m.rounds[:k]),
@@ -158,3 +169,10 @@ def test_to_dict_from_dict_mid_round() -> None:
     assert m.round.is_over and m2.round.is_over
     assert m2.finish_round() == m.finish_round()
     assert m2.next_round().hands == m.next_round().hands
+
+
+def test_a_match_starts_with_the_dealer_it_is_given() -> None:
+    # Otherwise the first dealer is drawn (tests of the deal and held-out checks name one).
+    for dealer in range(4):
+        m = Match(Rules(), random.Random(7), dealer=dealer)
+        assert m.round.dealer == dealer and m.round.turn == (dealer + 1) % 4

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scopone import Match, Move, Round, Rules
+from scopone.engine.captures import _CACHE, _LIGHT
 from scopone.engine.cards import ALL_MASK, DECK, mask_of
 
 from .reference import RefRound
@@ -145,6 +146,34 @@ def test_playout_is_a_sequence_of_legal_plays(seed: int) -> None:
 
 
 @pytest.mark.parametrize("rules", CONFIGS, ids=IDS)
+def test_playouts_from_cold_caches_are_legal_plays(rules: Rules) -> None:
+    """The playout's own path for a hand with a choice of captures and a table not cached
+    yet (counting each card's options instead of listing them): each play is the one
+    ``legal_pairs()`` lists at the same draw. Other tests leave tables cached; here each
+    playout starts from empty caches, so that path runs."""
+    choices = 0
+    for seed in range(40):
+        r = Round.deal(rules, seed % 4, random.Random(seed))
+        r.history = None
+        start = r.copy()
+        fast = r.copy()
+        _CACHE.clear()
+        _LIGHT.clear()
+        fast.playout(random.Random(500 + seed))
+        draw = random.Random(500 + seed)
+        while not r.is_over:
+            pairs = r.legal_pairs()
+            choices += len({c for c, _ in pairs}) < len(pairs)  # a card with a choice
+            r.apply(*pairs[int(draw.random() * len(pairs))])
+        assert _state(r) == _state(fast), seed
+        # Again with every table of this line of play cached (by legal_pairs above): the
+        # playout lists the moves from the cache instead, and must draw the same.
+        start.playout(random.Random(500 + seed))
+        assert _state(start) == _state(r), seed
+    assert choices > 40
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=IDS)
 def test_match_round_trips_through_plain_data_mid_round(rules: Rules) -> None:
     rng = random.Random(21)
     for seed in range(25):
@@ -158,6 +187,7 @@ def test_match_round_trips_through_plain_data_mid_round(rules: Rules) -> None:
         assert m2.to_dict() == data
         assert _state(m2.round) == _state(m.round)
         assert m2.round.history == m.round.history and m2.rules == m.rules
+        assert m2.round.napola == rules.napola  # what the fast path scores by
         # Continuing both with the same draws gives the same round and the same next deal.
         a, b = random.Random(seed), random.Random(seed)
         m.round.playout(a)
@@ -167,6 +197,35 @@ def test_match_round_trips_through_plain_data_mid_round(rules: Rules) -> None:
         assert m2.winner == m.winner
         if m.winner is None:
             assert m2.next_round().hands == m.next_round().hands
+
+
+def test_a_match_stored_with_the_older_form_of_its_deck_state_loads() -> None:
+    # Records stored before the state was packed as text hold it as a list of numbers.
+    m = Match(Rules(), random.Random(8))
+    data = json.loads(json.dumps(m.to_dict()))
+    data["rng"][1] = list(m.rng.getstate()[1])
+    old = Match.from_dict(data)
+    assert old.rng.getstate() == m.rng.getstate()
+    m.round.playout(random.Random(1))
+    old.round.playout(random.Random(1))
+    m.finish_round()
+    old.finish_round()
+    if m.winner is None:
+        assert old.next_round().hands == m.next_round().hands
+
+
+@pytest.mark.parametrize("rules", CONFIGS, ids=IDS)
+def test_a_copy_keeps_the_rules_it_is_scored_by(rules: Rules) -> None:
+    """Every search plays on copies and scores them by the fast path: a copy played out scores
+    as its breakdown says, Napola included (some of these rounds have one)."""
+    rng = random.Random(5)
+    napolas = 0
+    for _ in range(200):
+        c = Round.deal(rules, rng.randrange(4), rng).copy()
+        c.playout(rng)
+        assert c.points() == c.score().points
+        napolas += c.score().napola != (0, 0)
+    assert (napolas > 0) == rules.napola
 
 
 def test_copy_is_independent() -> None:

@@ -51,9 +51,23 @@ def test_classico_deals_nine_each_and_four_face_up(seed: int) -> None:
 
 
 def test_classico_never_leaves_three_kings_face_up() -> None:
+    redealt = 0
     for seed in range(3000):
         r = Round.deal(Rules(variant="classico"), 0, random.Random(seed))
         assert sum(1 for c in r.table_cards if c.rank == 10) < 3, seed
+        # The plain deal of cards (the engine's reference) deals the same from the same seed.
+        rng = random.Random(seed)
+        hands, table = deal_cards(Rules(variant="classico"), rng)
+        assert [sorted(h) for h in hands] == [r.hand(s) for s in range(4)], seed
+        assert sorted(table) == r.table_cards, seed
+        redealt += rng.getstate() != _after_one_shuffle(seed)
+    assert redealt > 0  # some of these seeds voided a deal and dealt again
+
+
+def _after_one_shuffle(seed: int) -> object:
+    rng = random.Random(seed)
+    rng.shuffle(list(range(40)))
+    return rng.getstate()
 
 
 def _kings_on_top(order: list[int], table_size: int) -> int:
@@ -326,3 +340,39 @@ def test_malformed_moves() -> None:
         _position().play("7D")  # type: ignore[arg-type]
     assert issubclass(InvalidMoveError, ScoponeError) and issubclass(ScoponeError, ValueError)
     assert issubclass(InvalidCardError, ValueError)
+
+
+def test_a_deal_by_hand_is_checked() -> None:
+    hands = [parse_cards("7D 1C"), parse_cards("2C"), parse_cards("3C"), parse_cards("4C")]
+    with pytest.raises(InvalidMoveError, match="dealt twice"):
+        Round.from_deal([hands[0], hands[1], hands[2], parse_cards("7D")])
+    with pytest.raises(InvalidMoveError, match="dealt twice"):
+        Round.from_deal(hands, parse_cards("2C"))
+    with pytest.raises(InvalidMoveError, match="four hands"):
+        Round.from_deal(hands[:3])
+    for dealer in (-1, 4):
+        with pytest.raises(InvalidMoveError, match="dealer"):
+            Round.from_deal(hands, dealer=dealer)
+    r = Round.from_deal(hands)
+    assert r.dealer == 0 and r.turn == 1  # the default dealer: seat 0, so seat 1 leads
+
+
+@pytest.mark.parametrize("variant", ["scientifico", "classico"])
+def test_nobody_has_taken_before_the_first_capture(variant: str) -> None:
+    # Leftovers go to the pair that took last: before any capture that is nobody (-1).
+    r = Round.deal(Rules(variant=variant), 2, random.Random(4))
+    assert r.last_taker == -1
+    assert Round.from_deal([parse_cards("7D"), [], [], []]).last_taker == -1
+
+
+def test_cards_and_moves_take_any_form_of_their_parts() -> None:
+    seven, six = Card.parse("7D"), Card.parse("6D")
+    assert not seven < seven and six < seven and sorted([seven, six]) == [six, seven]
+    with pytest.raises(InvalidCardError):
+        Card.parse(["7D"])  # type: ignore[arg-type]
+    # A capture given as a list or a set is kept as a frozenset: equal, hashable, immutable.
+    a = Move(Card.parse("7C"), [seven])  # type: ignore[arg-type]
+    assert a.capture == frozenset({seven}) and isinstance(a.capture, frozenset)
+    assert a == Move(Card.parse("7C"), frozenset({seven})) and len({a, a}) == 1
+    with pytest.raises(InvalidMoveError):
+        Move(Card.parse("7C"), ["7D"])  # type: ignore[list-item]

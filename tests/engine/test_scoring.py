@@ -71,6 +71,10 @@ def test_denari_more_than_five_and_the_tie() -> None:
 def test_settebello() -> None:
     assert score_round(_piles("7D"), (0, 0), Rules()).settebello == (1, 0)
     assert score_round(_piles("7C 7S 7B"), (0, 0), Rules()).settebello == (0, 1)
+    # A round built from fewer cards (as the tests insert) may have no settebello: no point.
+    piles = (mask_of(parse_cards("7C 2B")), mask_of(parse_cards("7S 1D")))
+    assert score_round(piles, (0, 0), Rules()).settebello == (0, 0)
+    assert round_points(piles, (0, 0), False) == score_round(piles, (0, 0), Rules()).points
 
 
 def test_primiera_values() -> None:

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from scopone import Round, Rules, SeatView
+from scopone import Move, Round, Rules, SeatView
+from scopone.engine import parse_cards
 from scopone.engine.cards import ALL_MASK, DECK, mask_of
 
 
@@ -154,6 +155,17 @@ def test_determinize_checks_the_cards_and_the_counts() -> None:
             view.determinize(wrong_cards)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_view_holds_the_rounds_public_plays(seed: int) -> None:
+    # Every play so far, in order: what the computer players read the table from.
+    r = _midround(seed)
+    assert r.history
+    for seat in range(4):
+        view = SeatView.of(r, seat)
+        assert view.history == tuple(r.history)
+        assert [p["card"] for p in view.to_dict()["history"]] == [str(p.card) for p in r.history]
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_the_views_legal_moves_are_the_rounds(seed: int) -> None:
     r = _midround(seed)
@@ -164,3 +176,19 @@ def test_the_views_legal_moves_are_the_rounds(seed: int) -> None:
             assert view.legal_moves() == r.legal_pairs()
         else:
             assert not view.is_my_turn and view.legal_moves() == []
+
+
+def test_the_view_as_plain_data() -> None:
+    # What logs and tools read: every field, cards by their codes, in a round small enough to
+    # write out whole.
+    r = Round.from_deal([parse_cards("7D 1C"), parse_cards("5C 2S"), parse_cards("3C 4B"),
+                         parse_cards("4C 6B")], parse_cards("5S"), dealer=3)
+    r.play(Move.parse("7D"))
+    r.play(Move.parse("5C:5S"))
+    assert SeatView.of(r, 2).to_dict() == {
+        "seat": 2, "turn": 2, "dealer": 3, "hand": ["3C", "4B"], "table": ["7D"],
+        "hand_counts": [1, 1, 2, 2],
+        "history": [{"seat": 0, "card": "7D", "capture": [], "scopa": False},
+                    {"seat": 1, "card": "5C", "capture": ["5S"], "scopa": False}],
+        "piles": [[], ["5C", "5S"]], "scope": [0, 0], "last_taker": 1, "plays_left": 6,
+    }
