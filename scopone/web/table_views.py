@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .schemas import RulesOut
-from .schemas_tables import OptionsOut, SeatOut, TableGameOut, TablePlayOut, TableView
+from .schemas_tables import OptionsOut, SeatOut, TableGameOut, TableView
 from .store import GameRecord
 from .table import PAIRS, chosen_by_computer, phase_of
 from .views import view_for
@@ -17,10 +17,7 @@ def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None) -> Tabl
     phase = phase_of(rec, table)
     game = None
     if phase != "lobby":
-        view = view_for(rec, seat, other="their_turn")
-        chosen = chosen_by_computer(table)
-        view["history"] = [TablePlayOut(**p.model_dump(), by_computer=i in chosen)
-                           for i, p in enumerate(view["history"])]
+        view = view_for(rec, seat, other="their_turn", by_computer=chosen_by_computer(table))
         game = TableGameOut(seat=seat, **view)
     return TableView(
         code=rec.code or "",

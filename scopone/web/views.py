@@ -16,6 +16,7 @@ from .schemas import (
     RulesOut,
     Status,
 )
+from .schemas_tables import TablePlayOut
 from .store import GameRecord
 
 HUMAN = 0  # the seat the browser plays
@@ -84,9 +85,11 @@ def round_summaries(match: Match) -> list[RoundSummaryOut]:
     return out
 
 
-def view_for(rec: GameRecord, seat: int | None, other: str = "computer_turn") -> dict[str, Any]:
+def view_for(rec: GameRecord, seat: int | None, other: str = "computer_turn",
+             by_computer: frozenset[int] | None = None) -> dict[str, Any]:
     """The game as ``seat`` sees it (None: a spectator, who has no hand): its own hand and its
-    legal moves, and what is public, nothing else. The fields every game view shares."""
+    legal moves, and what is public, nothing else. The fields every game view shares. A table
+    passes ``by_computer`` (the plays the computer chose for a person): its history marks them."""
     m = rec.match
     r = m.round
     over = r.is_over
@@ -103,7 +106,10 @@ def view_for(rec: GameRecord, seat: int | None, other: str = "computer_turn") ->
         "table": codes(r.table_cards),
         "history": [
             PlayOut(seat=p.seat, card=str(p.card), capture=codes(p.capture), scopa=p.scopa)
-            for p in (r.history or [])
+            if by_computer is None else
+            TablePlayOut(seat=p.seat, card=str(p.card), capture=codes(p.capture),
+                         scopa=p.scopa, by_computer=i in by_computer)
+            for i, p in enumerate(r.history or [])
         ],
         "legal": _legal(r, seat),
         "piles": [codes(r.pile(0)), codes(r.pile(1))],

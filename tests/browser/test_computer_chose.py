@@ -7,7 +7,6 @@ server keeps them (``meta["table"]["by_computer"]``: indices into the round's hi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
     in_sync,
     people,
+    play_until,
     tserver,
 )
 
@@ -36,27 +36,6 @@ REVIEW_STEP = """() => {
           label: step.querySelector('#review-label') !== null,
           before: [...step.querySelectorAll('.review-before li')].map((li) => li.textContent)};
 }"""
-
-
-def play_until(srv: TableServer, code: str, anna: Person, tokens: dict[int, str],
-               done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The people's cards through the API (the first legal move), the computers' by the server,
-    until ``done(view)``; the view then, as a spectator sees it."""
-    for _ in range(200):
-        view = srv.view(code)
-        if done(view):
-            return view
-        assert view["game"]["status"] not in OVER, "the round ended first"
-        turn = view["game"]["turn"]
-        if turn in tokens:
-            mine = srv.view(code, tokens[turn])
-            r = srv.http.post(f"/api/tables/{code}/moves",
-                              json={"version": mine["version"], **mine["game"]["legal"][0]},
-                              headers={"Authorization": f"Bearer {tokens[turn]}"})
-            assert r.status_code in (200, 409), r.text  # 409: a computer's card came first
-        else:
-            in_sync(anna, view["version"] + 1)  # the computer's card, on Anna's page
-    raise AssertionError("the round did not get there")
 
 
 def mark_chosen_by_computer(srv: TableServer, code: str, plays: list[int]) -> int:

@@ -133,6 +133,28 @@ def in_sync(person: Person, version: int) -> None:
     person.page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
 
 
+def play_until(srv: TableServer, code: str, anna: Person, tokens: dict[int, str],
+               done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The people's cards through the API (the first legal move), the computers' by the server,
+    until ``done(view)``; the view then, as a spectator sees it (Anna's page has shown the
+    version before it)."""
+    for _ in range(200):
+        view = srv.view(code)
+        if done(view):
+            return view
+        assert view["game"]["status"] not in ("round_over", "match_over"), "the round ended first"
+        turn = view["game"]["turn"]
+        if turn in tokens:
+            mine = srv.view(code, tokens[turn])
+            r = srv.http.post(f"/api/tables/{code}/moves",
+                              json={"version": mine["version"], **mine["game"]["legal"][0]},
+                              headers={"Authorization": f"Bearer {tokens[turn]}"})
+            assert r.status_code in (200, 409), r.text  # 409: a computer's card came first
+        else:
+            in_sync(anna, view["version"] + 1)  # the computer's card, on Anna's page
+    raise AssertionError("it never came to that")
+
+
 def hand(page: Any) -> list[str]:
     return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
 
@@ -810,21 +832,8 @@ def test_names_with_markup_show_as_typed_and_never_run(tserver: TableServer,
 
     # The people play (through the API) until the guest's card is among Anna's last plays.
     tokens = {0: anna_token, 2: guest_token}
-    for _ in range(20):
-        view = srv.view(code)
-        if any(p["seat"] == 2 for p in view["game"]["history"]):
-            break
-        turn = view["game"]["turn"]
-        if turn in tokens:
-            mine = srv.view(code, tokens[turn])
-            r = srv.http.post(f"/api/tables/{code}/moves",
-                              json={"version": mine["version"], **mine["game"]["legal"][0]},
-                              headers={"Authorization": f"Bearer {tokens[turn]}"})
-            assert r.status_code in (200, 409), r.text  # 409: a card of the computer's first
-        else:
-            in_sync(anna, view["version"] + 1)
-    else:
-        raise AssertionError("the guest never played")
+    view = play_until(srv, code, anna, tokens,
+                      lambda v: any(p["seat"] == 2 for p in v["game"]["history"]))
     in_sync(anna, view["version"])
     anna.page.wait_for_function(
         "name => [...document.querySelectorAll('#last-list li[data-seat=\"2\"]')]"
