@@ -38,6 +38,7 @@ from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
 from .store import Store, open_store
+from .table import Timing
 from .tables import TableService
 from .thinker import Thinker
 
@@ -93,10 +94,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.hard_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
-        app.state.tables = tables = TableService(app.state.service)
+        timing = Timing(settings.table_pace, settings.table_reconnect_seconds)
+        app.state.tables = tables = TableService(app.state.service, timing)
         # Another process takes a table over only when its driver has been silent this long.
-        driver = Driver(tables, settings.table_pace, takeover=2.0 + settings.ai_time_budget,
-                        reconnect=settings.table_reconnect_seconds)
+        driver = Driver(tables, timing.pace, takeover=2.0 + settings.ai_time_budget,
+                        reconnect=timing.reconnect)
         app.state.presence = presence = Presence(tables, driver.owner)
         driver.streams = presence.streams
         tables.on_change = driver.kick

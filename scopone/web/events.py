@@ -20,7 +20,6 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from . import table as t
-from .table_views import table_view
 from .tables import TableService
 
 PING_SECONDS = 15.0
@@ -106,7 +105,7 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
                 if seat is not None and table["seats"][seat]["token"] != digest:
                     return  # the seat went to the computer: this token opens nothing now
                 if rec.version > sent:
-                    view = table_view(rec, table, seat)
+                    view = tables.view(rec, table, seat)
                     yield (f"id: {rec.version}\nevent: table\n"
                            f"data: {view.model_dump_json()}\n\n").encode()
                     sent = rec.version

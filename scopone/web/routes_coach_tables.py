@@ -26,7 +26,6 @@ from .routes_tables import Authorization, Code, bearer, get_tables
 from .schemas import VersionIn
 from .schemas_coach import PERSON_PATTERN, CardsSeenOut, HintOut, ReviewOut
 from .store import GameRecord
-from .table_views import table_view
 from .tables import TableService
 
 Tables = Annotated[TableService, Depends(get_tables)]
@@ -60,7 +59,7 @@ class _Seated:
 
     def conflict(self, detail: str) -> e.Conflict:
         """A 409 carrying the table as this seat sees it (as the table routes' 409s do)."""
-        return e.Conflict(detail, table=table_view(self.rec, self.table, self.seat))
+        return e.Conflict(detail, table=self._tables.view(self.rec, self.table, self.seat))
 
     def require_playing(self) -> None:
         if self.table["phase"] != "playing":

@@ -1,5 +1,5 @@
-"""The JSON of tables with friends (the contract in notes/tables-contract.md): what the lobby,
-the seats and the table page send and receive. Every view is built for one viewer."""
+"""The JSON of tables with friends (the contract is the OpenAPI document): what the lobby, the
+seats and the table page send and receive. Every view is built for one viewer."""
 
 from __future__ import annotations
 
@@ -96,6 +96,16 @@ class TablePlayOut(PlayOut):
     by_computer: bool
 
 
+class ClockOut(BaseModel):
+    """A person's turn that the computer will play if they do not (SPEC §6)."""
+
+    seat: int
+    # "turn": their time to play runs out (the table's away_seconds); "offline": their
+    # browser went away and has not come back.
+    reason: Literal["turn", "offline"]
+    seconds: float  # left when the view was built
+
+
 class TableGameOut(BaseModel):
     """The game as one seat (or a spectator, ``seat`` None) sees it: its own hand only."""
 
@@ -118,6 +128,7 @@ class TableGameOut(BaseModel):
     score: list[int]
     rounds: list[RoundSummaryOut]
     winner: Literal["A", "B"] | None
+    clock: ClockOut | None  # None while no person's card is timed
 
 
 class TableView(BaseModel):

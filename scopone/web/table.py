@@ -25,7 +25,7 @@ import os
 import secrets
 import socket
 import unicodedata
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from . import errors as e
 from .store import GameRecord
@@ -236,22 +236,65 @@ def next_due(rec: GameRecord, table: dict[str, Any], pace: float,
     their last stream closed ``gone_grace`` ago. A person who never opened a stream is only
     timed by ``away_seconds``.
     """
-    if table["phase"] != "playing":
+    seat = _turn(rec, table)
+    if seat is None:
         return None
-    m = rec.match
-    if m.winner is not None or m.round.is_over:
-        return None
-    seat = m.round.turn
     s = table["seats"][seat]
     since = float(table["turn_since"])
     if s["kind"] != "person" or s["away"]:
         return since + pace, seat
-    times = []
+    due = _person_due(table, s, since, pace, gone_grace)
+    return None if due is None else (due[0], seat)
+
+
+class Timing(NamedTuple):
+    """The server's pace at tables (``Settings.table_pace``) and an offline person's grace
+    (``Settings.table_reconnect_seconds``): what the driver plays by and the clock shows."""
+
+    pace: float = 0.7
+    reconnect: float = 10.0
+
+
+Clock = tuple[int, Literal["turn", "offline"], float]
+
+
+def turn_clock(rec: GameRecord, table: dict[str, Any], pace: float, gone_grace: float,
+               now: float) -> Clock | None:
+    """The clock every viewer sees: the person to play, why the computer will play their
+    card (their time runs out, or they are offline) and in how many seconds from ``now``;
+    None when no person's card is timed (a computer's or an away person's turn, the
+    "never" option, a round over)."""
+    seat = _turn(rec, table)
+    if seat is None:
+        return None
+    s = table["seats"][seat]
+    if s["kind"] != "person" or s["away"]:
+        return None
+    due = _person_due(table, s, float(table["turn_since"]), pace, gone_grace)
+    if due is None:
+        return None
+    return seat, due[1], max(0.0, due[0] - now)
+
+
+def _turn(rec: GameRecord, table: dict[str, Any]) -> int | None:
+    """The seat whose card is to be played, or None (the lobby, a round or match over)."""
+    m = rec.match
+    if table["phase"] != "playing" or m.winner is not None or m.round.is_over:
+        return None
+    return m.round.turn
+
+
+def _person_due(table: dict[str, Any], s: dict[str, Any], since: float, pace: float,
+                gone_grace: float) -> tuple[float, Literal["turn", "offline"]] | None:
+    """When the computer plays a present person's card, and why: the earlier of their
+    stream's grace running out and their time to play running out."""
+    due: tuple[float, Literal["turn", "offline"]] | None = None
     if not s["connected"] and s["gone_since"] is not None:
-        times.append(max(since + pace, float(s["gone_since"]) + gone_grace))
-    if table["options"]["away_seconds"] is not None:
-        times.append(since + float(table["options"]["away_seconds"]))
-    return (min(times), seat) if times else None
+        due = max(since + pace, float(s["gone_since"]) + gone_grace), "offline"
+    away = table["options"]["away_seconds"]
+    if away is not None and (due is None or since + float(away) < due[0]):
+        due = since + float(away), "turn"
+    return due
 
 
 def process_name() -> str:

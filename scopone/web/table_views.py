@@ -3,22 +3,28 @@ a spectator: no hand at all). Built from the stored record for each viewer, neve
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from .schemas import RulesOut
-from .schemas_tables import OptionsOut, SeatOut, TableGameOut, TableView
+from .schemas_tables import ClockOut, OptionsOut, SeatOut, TableGameOut, TableView
 from .store import GameRecord
-from .table import PAIRS, chosen_by_computer, phase_of
+from .table import PAIRS, Timing, chosen_by_computer, phase_of, turn_clock
 from .views import view_for
 
 
-def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None) -> TableView:
+def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None,
+               timing: Timing) -> TableView:
     m = rec.match
     phase = phase_of(rec, table)
     game = None
     if phase != "lobby":
         view = view_for(rec, seat, other="their_turn", by_computer=chosen_by_computer(table))
-        game = TableGameOut(seat=seat, **view)
+        clock = turn_clock(rec, table, timing.pace, timing.reconnect, time.time())
+        game = TableGameOut(
+            seat=seat, **view,
+            clock=None if clock is None else ClockOut(
+                seat=clock[0], reason=clock[1], seconds=round(clock[2], 1)))
     return TableView(
         code=rec.code or "",
         version=rec.version,

@@ -32,8 +32,11 @@ Change = Callable[[GameRecord, dict[str, Any], int | None], None]
 
 
 class TableService:
-    def __init__(self, games: GameService) -> None:
+    def __init__(self, games: GameService, timing: t.Timing | None = None) -> None:
         self.games = games
+        # The pace and an offline person's grace, as the driver plays them: the clock in
+        # every view counts down to the card the driver will play for a person.
+        self.timing = timing or t.Timing()
         self.store = games.store
         self.hub = games.hub
         # Set by the app: woken after every change so the computers play on (scopone.web.driver).
@@ -90,7 +93,11 @@ class TableService:
 
     def get(self, code: str, token: str | None) -> TableView:
         rec, table = self.load(code)
-        return table_view(rec, table, t.seat_of_token(table, token))
+        return self.view(rec, table, t.seat_of_token(table, token))
+
+    def view(self, rec: GameRecord, table: dict[str, Any], seat: int | None) -> TableView:
+        """The table as ``seat`` (None: the lobby or a spectator) sees it, now."""
+        return table_view(rec, table, seat, self.timing)
 
     # ----- changing -----------------------------------------------------------------------
 
@@ -106,7 +113,7 @@ class TableService:
         # refused because their own browser's stream connected since (a presence change).
         meta["table"]["settled_version"] = rec.version
         self.store.insert(rec)
-        return SeatTaken(seat=t.HOST, token=token, table=table_view(rec, meta["table"], t.HOST))
+        return SeatTaken(seat=t.HOST, token=token, table=self.view(rec, meta["table"], t.HOST))
 
     async def _change(self, code: str, token: str | None, version: int | None,
                       change: Change, *, game_changed: bool = False,
@@ -131,13 +138,13 @@ class TableService:
                 settled = int(table.get("settled_version", rec.version))
                 oldest = int(table.get("game_version", settled)) if game_changed else settled
                 if version is not None and not oldest <= version <= rec.version:
-                    raise e.Conflict(e.STALE_VERSION, table=table_view(rec, table, seat))
+                    raise e.Conflict(e.STALE_VERSION, table=self.view(rec, table, seat))
                 try:
                     change(rec, table, seat)
                 except e.GameError as err:
                     if err.status != 409:
                         raise
-                    raise e.Conflict(err.detail, table=table_view(rec, table, seat)) from None
+                    raise e.Conflict(err.detail, table=self.view(rec, table, seat)) from None
                 if game_changed:
                     table["turn_since"] = time.time()
                     table["game_version"] = rec.version + 1  # what commit makes it
@@ -148,7 +155,7 @@ class TableService:
                         table["lease"] = {"owner": self.process, "since": table["turn_since"]}
                 if self.commit(rec, card_played):
                     self.on_change(rec.id)
-                    return table_view(rec, table, seat)
+                    return self.view(rec, table, seat)
                 # Another process stored the table since it was loaded: the next turn of the
                 # loop loads it again and refuses a version that is now stale.
         raise e.Unavailable(e.DATABASE_UNAVAILABLE)
@@ -233,7 +240,7 @@ class TableService:
         rec, table = self.load(code)
         seat = t.require_seat(t.seat_of_token(table, token))
         if not table["seats"][seat]["away"]:
-            return table_view(rec, table, seat)  # nothing changes, so the version stays
+            return self.view(rec, table, seat)  # nothing changes, so the version stays
         return await self._change(code, token, None, change)
 
     async def set_connected(self, game_id: str, seat: int, process: str,

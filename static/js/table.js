@@ -2,6 +2,7 @@
 // One state object; views come from the push stream and from the answers to our requests.
 
 import { DESIGNS, installSprite } from './cards.js';
+import { stamp, turnClock } from './clock.js';
 import { installCoach } from './coach.js';
 import { bindHands, handKey } from './hands.js';
 import { LANGS, LANG_NAMES, browserLang, seatName, t } from './i18n.js';
@@ -107,6 +108,7 @@ function receive(tv) {
   // A view for another viewer than this browser is now is late news from before a sit-down
   // or a leave (the stream follows the new viewer from its reconnection on).
   if ((tv.you === null) !== !state.mine) return;
+  stamp(tv);
   const last = pending || state.table;
   if (last && tv.version < last.version) return;
   if (last && tv.version === last.version && tv.you === last.you) return;
@@ -338,8 +340,15 @@ const coachUi = installCoach(() => state, {
 
 // ----- drawing ------------------------------------------------------------------------------------
 
+const renderClock = turnClock({
+  table: () => (state.table && state.table.phase !== 'lobby' && state.view ? state.table : null),
+  tr,
+  say: (text) => { $('announce').textContent = text; },
+});
+
 function paint() {
   paintTable();
+  renderClock();
   coachUi.afterRender();
 }
 

@@ -65,6 +65,48 @@ def test_nothing_is_due_in_the_lobby_or_after_the_round() -> None:
     assert t.next_due(rec, table, PACE, PACE) is None
 
 
+def test_the_clock_counts_down_to_the_card_the_server_will_play_for_a_person() -> None:
+    rec, table = _playing(away_seconds=30)
+    _turn_to(rec, 0)
+    anna = table["seats"][0]
+    anna["connected"] = True
+    assert t.turn_clock(rec, table, PACE, 10.0, now=112.0) == (0, "turn", 18.0)
+    assert t.turn_clock(rec, table, PACE, 10.0, now=140.0) == (0, "turn", 0.0)  # never < 0
+    # Her page closed: the reconnection grace runs out first, so that is the reason shown...
+    anna["connected"], anna["gone_since"] = False, 112.0
+    assert t.turn_clock(rec, table, PACE, 10.0, now=113.0) == (0, "offline", 9.0)
+    # ...unless her time to play runs out before it.
+    assert t.turn_clock(rec, table, PACE, 20.0, now=113.0) == (0, "turn", 17.0)
+    # The driver plays at the moment the clock shows, whichever the reason.
+    for grace in (10.0, 20.0):
+        seat, _, left = t.turn_clock(rec, table, PACE, grace, now=113.0) or (0, "turn", -1)
+        assert t.next_due(rec, table, PACE, grace) == (113.0 + left, seat)
+    # "never": only the grace of a closed page is timed, at the pace at the earliest.
+    table["options"]["away_seconds"] = None
+    anna["gone_since"] = 99.0
+    assert t.turn_clock(rec, table, PACE, 0.2, now=100.0) == (0, "offline", pytest.approx(PACE))
+    anna["connected"], anna["gone_since"] = True, None
+    assert t.turn_clock(rec, table, PACE, 10.0, now=100.0) is None
+
+
+def test_no_clock_for_a_computer_an_away_person_or_between_rounds() -> None:
+    rec, table = _playing()
+    _turn_to(rec, 1)
+    assert t.turn_clock(rec, table, PACE, 10.0, now=100.0) is None  # a computer's turn
+    _turn_to(rec, 2)
+    table["seats"][2]["away"] = True  # the computer plays her cards at the pace
+    assert t.turn_clock(rec, table, PACE, 10.0, now=100.0) is None
+    table["seats"][2]["away"] = False
+    assert t.turn_clock(rec, table, PACE, 10.0, now=100.0) == (2, "turn", 60.0)
+    table["phase"] = "lobby"
+    assert t.turn_clock(rec, table, PACE, 10.0, now=100.0) is None
+    table["phase"] = "playing"
+    r = rec.match.round
+    while not r.is_over:
+        r.play(r.legal_moves()[0], seat=r.turn)
+    assert t.turn_clock(rec, table, PACE, 10.0, now=100.0) is None
+
+
 def test_tokens_are_found_by_their_hash_only() -> None:
     token = t.new_token()
     table = t.new_table("Anna", token, 60, False)

@@ -59,10 +59,19 @@ def test_four_people_play_a_whole_match_and_see_only_their_own_cards(
         version = r.json()["version"]
         moves = 0
         while True:
+            clocks = []
             for _, stream in viewers:  # every viewer has the change pushed
                 view = stream.wait_version(version)
                 assert view["version"] == version
+                clocks.append(view["game"] and view["game"]["clock"])
             game = spectator.latest()["game"]
+            # Everyone sees the same clock: the person to play has 60 s (the default) before
+            # the computer plays their card; nobody between rounds.
+            if game["status"] in ("round_over", "match_over"):
+                assert clocks == [None] * 5
+            else:
+                assert {(c["seat"], c["reason"]) for c in clocks} == {(game["turn"], "turn")}
+                assert all(50 < c["seconds"] <= 60 for c in clocks)
             if game["status"] == "match_over":
                 break
             if game["status"] == "round_over":
