@@ -37,6 +37,7 @@ from .routes_tables import router as tables_router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
+from .solo import SoloDriver
 from .store import Store, open_store
 from .table import Timing
 from .tables import TableService
@@ -103,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         driver.streams = presence.streams
         tables.on_change = driver.kick
         app.state.driver = driver
+        app.state.solo = solo = SoloDriver(app.state.service, {
+            "normal": settings.table_pace, "fast": settings.fast_pace})
         app.state.coach = CoachService(app.state.service, settings.coach_seconds,
                                        settings.ai_processes)
         _sweep_once(store, settings)
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sweeper.cancel()
             driver.close()
+            solo.close()
             app.state.coach.close()
             thinker.close()
             store.close()

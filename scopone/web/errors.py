@@ -101,6 +101,14 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorOut, "description": _MEANING[s]} for s in statuses}
 
 
+def json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """``documented`` for a route whose success is not JSON (an event stream): its errors
+    still are (FastAPI would give them the route's media type)."""
+    return {status: {"description": entry["description"], "content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
+        for status, entry in documented(*statuses).items()}
+
+
 class Unavailable(GameError):
     """The server could not do its own part (a computer player crashed): 503, nothing changed."""
 

@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
+from typing import Any
 
 import anyio
 from starlette.responses import StreamingResponse
@@ -26,6 +27,39 @@ PING_SECONDS = 15.0
 #: A seat whose last stream closed is shown as gone only after this long: a reload or a
 #: reconnecting phone opens a new stream within it, and nobody sees a flicker.
 GONE_AFTER_SECONDS = 3.0
+
+
+def event_schema(event: str, view: str) -> dict[str, Any]:
+    """One event of a stream as the OpenAPI document (before 3.2) describes the items of an
+    event stream: ``id`` the version, ``event`` its name, ``data`` the ``view`` schema's JSON."""
+    return {
+        "type": "object",
+        "required": ["id", "event", "data"],
+        "properties": {
+            "id": {"type": "string", "pattern": r"^\d+$"},
+            "event": {"type": "string", "enum": [event]},
+            "data": {"type": "string", "contentMediaType": "application/json",
+                     "contentSchema": {"$ref": f"#/components/schemas/{view}"}},
+        },
+    }
+
+
+def resume_from(last_event_id: str | None, after: str) -> int:
+    """The version a viewer has seen: ``Last-Event-ID`` (what a browser sends back; anything
+    that is not a version means nothing seen), else ``after`` (digits; empty: none), else none
+    (-1). ``after`` is digits in the schema rather than an integer so that every schema-valid
+    value reads as one (``1e+18`` is an integer to JSON Schema, not to a query parser).
+
+    >>> resume_from("12", ""), resume_from("x", "3"), resume_from(None, "")
+    (12, 3, -1)
+    >>> resume_from("9" * 5000, "")  # longer than any version: no version either
+    -1
+    """
+    if last_event_id is not None:
+        seen = last_event_id.strip()
+        if seen.isascii() and seen.isdigit() and len(seen) <= 18:
+            return int(seen)
+    return int(after) if after else -1
 
 
 class EventStream(StreamingResponse):

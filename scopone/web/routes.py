@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Header, Request, status
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, status
 
-from .errors import documented
-from .schemas import GameCreate, GamePatch, GameView, MoveIn, VersionIn
+from .errors import documented, json_errors
+from .events import EventStream, event_schema, resume_from
+from .schemas import GameCreate, GamePatch, GameView, MoveIn, Speed, VersionIn
 from .schemas_coach import PERSON_HEADER_PATTERN
 from .service import GameService
+from .solo import SoloDriver, solo_events
 
 
 async def get_service(request: Request) -> GameService:
@@ -65,6 +67,31 @@ async def get_game(game_id: str, service: Service) -> GameView:
     return service.get(game_id)
 
 
+@router.get("/{game_id}/events", operation_id="game_events", response_class=EventStream,
+            responses={200: {"description": "one event per version of the game",
+                             "content": {"text/event-stream": {
+                                 "schema": event_schema("game", "GameView")}}},
+                       **json_errors(400, 404, 413, 422)})
+async def game_events(request: Request, game_id: str, service: Service,
+                      speed: Speed = "normal",
+                      last_event_id: Annotated[str | None, Header()] = None,
+                      after: Annotated[str, Query(pattern=r"^[0-9]{0,18}$")] = "") -> EventStream:
+    """Server-sent events: the game as seat 0 sees it at every new version (the first one at
+    once when newer than ``Last-Event-ID``/``after``), a ``: ping`` comment every 15 s. While
+    a stream is open the server plays the computers' cards, one every ``speed``'s pace (SPEC
+    §6: a game played alone is a table with one person); the server ends a stream after a
+    while and the client reconnects with ``Last-Event-ID``, missing nothing."""
+    view = service.get(game_id)  # 404 for no such game (or a table's record)
+    seen = resume_from(last_event_id, after)
+    if seen > view.version:
+        seen = -1  # a version the game never had: the page gets the game now
+    driver: SoloDriver = request.app.state.solo
+    max_seconds: float = request.app.state.settings.events_max_seconds
+    stream = solo_events(service, driver, game_id, speed, seen, max_seconds)
+    return EventStream(stream, headers={"Cache-Control": "no-store",
+                                        "X-Accel-Buffering": "no"})
+
+
 @router.post("/{game_id}/moves", response_model=GameView, operation_id="play_move",
              responses=_answers(200, 404, 409, 422))
 async def play_move(game_id: str, req: MoveIn, service: Service) -> GameView:
@@ -75,7 +102,8 @@ async def play_move(game_id: str, req: MoveIn, service: Service) -> GameView:
 @router.post("/{game_id}/advance", response_model=GameView, operation_id="advance",
              responses=_answers(200, 404, 409, 422, 503))
 async def advance(game_id: str, req: VersionIn, service: Service) -> GameView:
-    """The computer seat to play decides and plays one card."""
+    """The computer seat to play decides and plays one card, at once (for tools: a page that
+    follows the game's events has the server play them at its pace)."""
     return await service.advance(game_id, req.version)
 
 

@@ -1,4 +1,4 @@
-"""The JSON API of tables with friends under ``/api/tables`` (notes/tables-contract.md).
+"""The JSON API of tables with friends under ``/api/tables``.
 
 The invite code is in the path; a seat token only ever in ``Authorization: Bearer <token>``
 (URLs end up in logs and histories). Every answer is the table as the caller's seat sees it.
@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, status
 
-from .errors import documented
-from .events import EventStream, Presence, table_events
+from .errors import documented, json_errors
+from .events import EventStream, Presence, event_schema, resume_from, table_events
 from .schemas import VersionIn
 from .schemas_tables import SeatIn, SeatTaken, TableCreate, TableMoveIn, TableView
 from .table import seat_of_token
@@ -46,14 +46,6 @@ def bearer(authorization: str | None) -> str | None:
 def _answers(success: int, *errors: int) -> dict[int | str, dict[str, Any]]:
     return {success: {"description": "the table as the caller's seat sees it"},
             **documented(*errors)}
-
-
-def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``documented`` for a route whose success is not JSON: its errors still are (FastAPI
-    would give them the route's media type)."""
-    return {status: {"description": entry["description"], "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
-        for status, entry in documented(*statuses).items()}
 
 
 # 400 and 413 come from the body-limit middleware, in front of every route.
@@ -140,41 +132,14 @@ async def back_at_table(code: Code, tables: Tables,
     return await tables.back(code, bearer(authorization))
 
 
-#: One event as the OpenAPI document (before 3.2) describes the items of an event stream.
-EVENT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["id", "event", "data"],
-    "properties": {
-        "id": {"type": "string", "pattern": r"^\d+$"},  # the table's version
-        "event": {"type": "string", "enum": ["table"]},
-        "data": {"type": "string", "contentMediaType": "application/json",
-                 "contentSchema": {"$ref": "#/components/schemas/TableView"}},
-    },
-}
-
-
-def _resume_from(last_event_id: str | None, after: str) -> int:
-    """The version a viewer has seen: ``Last-Event-ID`` (what a browser sends back; anything
-    that is not a version means nothing seen), else ``after`` (digits; empty: none), else none
-    (-1). ``after`` is digits in the schema rather than an integer so that every schema-valid
-    value reads as one (``1e+18`` is an integer to JSON Schema, not to a query parser).
-
-    >>> _resume_from("12", ""), _resume_from("x", "3"), _resume_from(None, "")
-    (12, 3, -1)
-    >>> _resume_from("9" * 5000, "")  # longer than any version: no version either
-    -1
-    """
-    if last_event_id is not None:
-        seen = last_event_id.strip()
-        if seen.isascii() and seen.isdigit() and len(seen) <= 18:
-            return int(seen)
-    return int(after) if after else -1
+#: One event of a table's stream, as the OpenAPI document describes it.
+EVENT_SCHEMA = event_schema("table", "TableView")
 
 
 @router.get("/{code}/events", operation_id="table_events", response_class=EventStream,
             responses={200: {"description": "one event per version, for the caller's seat",
                              "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}},
-                       **_json_errors(400, 403, 404, 413, 422)})
+                       **json_errors(400, 403, 404, 413, 422)})
 async def events(request: Request, code: Code, tables: Tables,
                  authorization: Authorization = None,
                  last_event_id: Annotated[str | None, Header()] = None,
@@ -188,7 +153,7 @@ async def events(request: Request, code: Code, tables: Tables,
     seat = seat_of_token(table, token)
     presence: Presence = request.app.state.presence
     max_seconds: float = request.app.state.settings.events_max_seconds
-    seen = _resume_from(last_event_id, after)
+    seen = resume_from(last_event_id, after)
     if seen > rec.version:
         # A version the table never had (a stale browser after a restore, or a made-up one) is
         # no version seen: the viewer gets the table now, and the push seam never takes a

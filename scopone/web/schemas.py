@@ -13,6 +13,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 Level = Literal["easy", "normal", "hard"]
 Variant = Literal["scientifico", "classico"]
 Status = Literal["your_turn", "computer_turn", "round_over", "match_over"]
+#: The page's speed setting: the pace at which the server plays the computers' cards.
+Speed = Literal["normal", "fast"]
 # Exactly the 40 codes of the deck (rank 1–10, then the suit letter), so that the schema alone
 # tells a client which codes exist: a schema-valid card code is always a real card.
 CARD_PATTERN = r"^(10|[1-9])[DCSB]$"

@@ -67,6 +67,9 @@ class Settings:
     # Seconds between two cards the server plays at a table with friends (SPEC §6: people
     # follow the computers' cards at about this pace).
     table_pace: float = 0.7
+    # The same for a single-player game whose page asks for the "fast" speed (its "normal"
+    # speed is ``table_pace``): the computers' cards of a game played alone (SPEC §6).
+    fast_pace: float = 0.25
     # Seconds a person shown offline at a table (their page's connection closed and did not
     # come back within events.GONE_AFTER_SECONDS) has before the computer plays their card
     # (SPEC §6): a phone changing networks or waking up reconnects within it and plays on.
@@ -128,7 +131,7 @@ class Settings:
         casts: dict[str, Any] = {
             "db_path": Path, "database_url": str, "host": str, "port": int,
             "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
-            "max_body_bytes": int, "table_pace": float,
+            "max_body_bytes": int, "table_pace": float, "fast_pace": float,
             "table_reconnect_seconds": float,
             "events_max_seconds": float, "workers": int, "finished_hours": float,
             "idle_hours": float, "coach_seconds": float,

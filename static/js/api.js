@@ -40,7 +40,8 @@ export const api = {
     call('POST', `/api/games/${encodeURIComponent(id)}/moves`, {
       version, card: move.card, capture: move.capture,
     }),
-  advance: (id, version) => call('POST', `/api/games/${encodeURIComponent(id)}/advance`, { version }),
+  // The game's event stream (push.js follows it): the server plays the computers meanwhile.
+  events: (id, speed) => `/api/games/${encodeURIComponent(id)}/events?speed=${encodeURIComponent(speed)}`,
   nextRound: (id, version) =>
     call('POST', `/api/games/${encodeURIComponent(id)}/next-round`, { version }),
   setLevel: (id, level) => call('PATCH', `/api/games/${encodeURIComponent(id)}`, { level }),

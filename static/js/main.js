@@ -6,9 +6,9 @@ import { installCoach } from './coach.js';
 import { labelFriends, openFriends } from './friends.js';
 import { bindHands, handKey } from './hands.js';
 import { LANGS, browserLang } from './i18n.js';
-import { sleep } from './motion.js';
+import { follow } from './push.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
-import { paceOf, showPlay as show } from './show.js';
+import { showPlay as show } from './show.js';
 import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
@@ -21,8 +21,7 @@ const state = {
   sel: null, // the card being played and its open options (select.js)
   prefs: loadPrefs(),
   busy: false, // seat 0's move is on its way
-  driving: false, // the loop that asks the computers to play is running
-  thinking: null, // the computer seat that is deciding
+  thinking: null, // the computer seat that is deciding (the server plays it: followGame)
   summaryOpen: false,
   settingsOpen: false,
   hiddenTable: new Set(), // table cards kept invisible while a flying copy lands on them
@@ -64,7 +63,7 @@ const showPlay = (before, after) => show(state, before, after, { adopt, paint: r
 
 // ----- talking to the server ------------------------------------------------------------------
 
-// Requests that change a game go one at a time, so a level change never races a computer move.
+// Requests that change a game go one at a time, so a level change never races this page's card.
 let chain = Promise.resolve();
 function serial(fn) {
   const result = chain.then(fn, fn);
@@ -81,7 +80,10 @@ function adopt(view, openSummary = true, switching = false) {
   if (old && view.id === old.id && view.version < old.version) return;
   if (old && view.id !== old.id && !switching) return;
   state.view = view;
-  state.error = null;
+  // A computer's turn: the server is deciding its card (render.js shows who), until it comes.
+  state.thinking = view.status === 'computer_turn' ? view.turn : null;
+  // An answer is news of the game, not of the stream: a stream still down stays said.
+  if (state.error !== STREAM_LOST) state.error = null;
   retry.delay = RETRY_FIRST;
   if (!old || old.id !== view.id || old.version !== view.version) state.sel = null;
   state.summaryOpen = openSummary && isOver(view);
@@ -92,6 +94,7 @@ function adopt(view, openSummary = true, switching = false) {
   savePrefs();
   localStorage.setItem(STORE_GAME, view.id);
   renderNow();
+  followGame();
 }
 
 /** Handles a failed request: a 409 carries the current game, anything else shows a retry. */
@@ -102,15 +105,13 @@ function failed(err) {
   }
   console.error(err);
   state.error = err;
-  state.thinking = null;
   renderNow();
   retryLater(err);
 }
 
 // A network that dropped, or a server restarting, is retried by itself (the Retry button does
 // the same at once): sooner at first, then every 15 s at most, and at once when the browser is
-// back online. Otherwise the computers' turns, which only this page asks for, would stay stalled
-// until a tap on Retry. A refusal (4xx) would only be refused again: it waits for the person.
+// back online. A refusal (4xx) would only be refused again: it waits for the person.
 const RETRY_FIRST = 1000;
 const RETRY_MOST = 15000;
 const retry = { timer: null, delay: RETRY_FIRST };
@@ -125,32 +126,77 @@ function retryLater(err) {
   retry.delay = Math.min(retry.delay * 2, RETRY_MOST);
 }
 
-async function drive() {
-  if (state.driving) return;
-  state.driving = true;
-  try {
-    while (state.view && state.view.status === 'computer_turn' && !state.error) {
-      const before = state.view;
-      const pace = paceOf(state);
-      state.thinking = before.turn;
-      renderNow();
-      await sleep(pace.think);
-      let after;
+// ----- the game's events -----------------------------------------------------------------------
+
+// SPEC §6: the computers' cards are played by the server, never by this page. While the page
+// follows its game's event stream (push.js: it reconnects and resumes by itself) the server
+// plays them at the pace of the speed setting, and every change arrives here, in order.
+const STREAM_LOST = { stream: true }; // state.error while the stream is reconnecting
+let stream = null;
+let followed = ''; // the game and speed the stream is for
+
+function followGame() {
+  const view = state.view;
+  // A speed the server does not know (an old page's preferences) would stop the stream.
+  const speed = state.prefs.speed === 'fast' ? 'fast' : 'normal';
+  const key = view ? `${view.id}:${speed}` : '';
+  if (key === followed) return;
+  if (stream) stream.close();
+  stream = null;
+  followed = key;
+  if (!view) return;
+  stream = follow(api.events(view.id, speed), {
+    token: () => null,
+    onEvent(ev) {
+      if (ev.event !== 'game') return;
       try {
-        // Only if nothing changed the game while we waited our turn in the queue.
-        after = await serial(() => (state.view === before ? api.advance(before.id, before.version) : null));
+        receive(JSON.parse(ev.data));
       } catch (err) {
-        state.thinking = null;
-        failed(err);
-        continue;
+        console.warn('a game event that is not JSON', err);
       }
-      state.thinking = null;
-      if (!after || state.view !== before) continue; // the game changed meanwhile
-      await showPlay(before, after);
+    },
+    onState(conn) {
+      if (conn === 'retrying' && !state.error) state.error = STREAM_LOST;
+      else if (conn === 'open' && state.error === STREAM_LOST) state.error = null;
+      renderNow();
+    },
+    onRefused(status) {
+      // 404: the game is gone (finished long ago and swept): a new one, as on a fresh visit.
+      followed = '';
+      stream = null;
+      if (status === 404) newMatch();
+      return false;
+    },
+  });
+}
+
+// Views waiting to be shown, oldest first: each of the server's cards is shown in turn, the
+// page a little behind the server at most; far behind (a tab that slept), it catches up at once.
+const queue = [];
+const CATCH_UP = 3;
+let showing = false;
+
+/** Takes a view of the game shown (the stream's, or an answer to this page's request). */
+function receive(view) {
+  const last = queue.length ? queue[queue.length - 1] : state.view;
+  if (!last || view.id !== last.id || view.version <= last.version) return;
+  queue.push(view);
+  if (!showing) drain();
+}
+
+async function drain() {
+  showing = true;
+  try {
+    while (queue.length) {
+      const after = queue.shift();
+      const before = state.view;
+      if (!before || before.id !== after.id || after.version <= before.version) continue;
+      if (queue.length >= CATCH_UP) adopt(after);
+      else await showPlay(before, after);
     }
   } finally {
-    state.driving = false;
-    state.thinking = null;
+    showing = false;
+    renderNow();
   }
 }
 
@@ -160,15 +206,13 @@ async function playMove(move) {
   state.sel = null;
   state.busy = true;
   try {
-    const after = await serial(() => api.move(before.id, before.version, move));
-    if (state.view === before) await showPlay(before, after);
+    receive(await serial(() => api.move(before.id, before.version, move)));
   } catch (err) {
     failed(err);
   } finally {
     state.busy = false;
     renderNow();
   }
-  drive();
 }
 
 async function newMatch() {
@@ -181,18 +225,16 @@ async function newMatch() {
   } catch (err) {
     failed(err);
   }
-  drive();
 }
 
 async function nextRound() {
   const view = state.view;
   if (!view || view.status !== 'round_over') return;
   try {
-    adopt(await serial(() => api.nextRound(view.id, view.version)));
+    receive(await serial(() => api.nextRound(view.id, view.version)));
   } catch (err) {
     failed(err);
   }
-  drive();
 }
 
 async function setLevel(level) {
@@ -200,11 +242,10 @@ async function setLevel(level) {
   savePrefs();
   if (!state.view) return render(state);
   try {
-    adopt(await serial(() => api.setLevel(state.view.id, level)));
+    receive(await serial(() => api.setLevel(state.view.id, level)));
   } catch (err) {
     failed(err);
   }
-  drive();
 }
 
 function cycleLevel() {
@@ -224,7 +265,7 @@ async function resume() {
   if (id) {
     try {
       adopt(await api.get(id), true, true);
-      drive();
+      if (stream) stream.reconnect();
       return;
     } catch (err) {
       if (err.status !== 404) {
@@ -244,12 +285,10 @@ async function refresh() {
   try {
     const now = await serial(() => api.get(view.id));
     // Unchanged: nothing to redraw (an open summary or a selection stays as it is).
-    if (state.view === view && now.version > view.version) adopt(now);
+    if (state.view === view) receive(now);
   } catch (err) {
     failed(err);
-    return;
   }
-  drive();
 }
 
 // ----- input ----------------------------------------------------------------------------------
@@ -364,6 +403,7 @@ function bind() {
       state.prefs.speed = e.target.value;
       savePrefs();
       renderNow();
+      followGame(); // the server's pace follows the setting
     }),
     on($('set-lang'), 'change', (e) => setLang(e.target.value)),
     ...[...document.querySelectorAll('.site-nav .langs a')].map((link) => on(link, 'click', (e) => {

@@ -58,8 +58,11 @@ class Stream:
     when the connection ends, until ``close``."""
 
     def __init__(self, base: str, code: str, token: str | None = None,
-                 reconnect: bool = False) -> None:
-        self.url = f"{base}/api/tables/{code}/events"
+                 reconnect: bool = False, path: str | None = None,
+                 event: str = "table") -> None:
+        # ``path``/``event``: another stream than a table's (a game played alone: "game").
+        self.url = f"{base}{path or f'/api/tables/{code}/events'}"
+        self.event = event
         self.token = token
         self.reconnect = reconnect
         self.events: list[tuple[int, dict[str, Any], float]] = []  # (id, view, arrival)
@@ -102,7 +105,7 @@ class Stream:
                 return
             if line == "":
                 if fields:
-                    assert fields["event"] == "table"
+                    assert fields["event"] == self.event
                     view = json.loads(fields["data"])
                     assert int(fields["id"]) == view["version"]
                     with self._cond:

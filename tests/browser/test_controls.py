@@ -235,13 +235,18 @@ def test_a_stale_page_resyncs_from_the_409(open_page: Callable[..., Any],
     page, gid = scripted(open_page, server)
     page.watch.expected.append("409")  # the browser logs the refused request
     page.wait_for_selector("#hand.playable")
-    # Behind the page's back the game changes: its version moves on.
+    # The page's event stream is cut off (as behind a proxy that holds it), and behind its back
+    # the game changes: its version moves on, and this page does not hear of it.
+    page.route("**/events*", lambda route: route.abort())
+    page.evaluate("() => window.dispatchEvent(new Event('offline'))")  # drops the stream
     r = server.http.patch(f"/api/games/{gid}", json={"level": "hard"})
     assert r.status_code == 200 and r.json()["version"] == 1
+    assert page.get_attribute("#btn-level", "data-level") == "easy"  # not heard of
     page.click("#hand .card[data-code='9C']")
     page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'hard'")
     assert server.game(gid)["history"] == []  # the stale move changed nothing
     assert codes(page, "#hand .card") == server.game(gid)["hand"]
+    page.unroute("**/events*")
     page.click("#hand .card[data-code='9C']")  # from the fresh view it goes through
     play = wait_played(page, server, gid)
     assert (play["card"], play["capture"]) == ("9C", [])
@@ -296,28 +301,55 @@ def test_a_failed_request_offers_a_retry_and_retries_by_itself(
     page, gid = scripted(open_page, server)
     page.watch.expected.append("503")
     page.wait_for_selector("#hand.playable")
-    # The computers' cards fail on the way for a while (as when the server cannot decide, or
-    # restarts): the page says so, offers Retry, and keeps asking by itself.
+    # The card fails on the way (as when the server restarts): the page says so, offers
+    # Retry, and asks again for the game by itself; the card stays in the hand.
     refused: list[str] = []
 
     def unavailable(route: Any) -> None:
         refused.append(route.request.url)
         route.fulfill(status=503, content_type="application/json",
-                      body='{"detail": "computer failed"}')
+                      body='{"detail": "service unavailable"}')
 
-    page.route("**/advance", unavailable)
+    page.route("**/moves", unavailable)
     page.click("#hand .card[data-code='9C']")
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error-text") == "Connection problem."
     assert page.is_visible("#error-retry")
-    assert len(server.game(gid)["history"]) == 1  # only our card: nothing else got through
-    # Asked again, with nobody clicking Retry.
-    page.wait_for_event("request", lambda r: r.url.endswith("/advance"), timeout=10_000)
-    assert len(refused) >= 1
-    page.unroute("**/advance")
-    # Once the server answers again the three computers play on, still without a click.
-    page.wait_for_selector("#hand.playable", timeout=30_000)
+    assert len(refused) == 1 and server.game(gid)["history"] == []
+    # Nobody clicks Retry: the page asks for the game again by itself, and is well again.
+    with page.expect_response(lambda res: res.url.endswith(f"/api/games/{gid}")
+                              and res.request.method == "GET", timeout=10_000):
+        pass
     page.wait_for_selector("#error", state="hidden")
+    page.unroute("**/moves")
+    assert page.locator("#hand .card[data-code='9C']").count() == 1
+    page.click("#hand .card[data-code='9C']")
+    # The card goes; the server plays the three computers' cards, never asked by the page.
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
+                           " && document.querySelector('#hand.playable') !== null")
+    assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
+    assert not [r for r in page.watch.requests if r.endswith("/advance")]
+
+
+def test_the_computers_play_on_when_the_event_stream_comes_back(
+        open_page: Callable[..., Any], server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.watch.expected.append("503")
+    page.wait_for_selector("#hand.playable")
+    # The stream breaks and its server refuses it for a while: the page says so; the server
+    # (nobody following) plays no card meanwhile; the stream back, the game goes on by itself.
+    page.route("**/events*", lambda route: route.fulfill(
+        status=503, content_type="application/json", body='{"detail": "unavailable"}'))
+    page.evaluate("() => window.dispatchEvent(new Event('offline'))")  # drops the stream
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error-text") == "Connection problem."
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8")
+    assert [p["seat"] for p in server.game(gid)["history"]] == [0]
+    page.unroute("**/events*")
+    page.click("#error-retry")
+    page.wait_for_selector("#error", state="hidden")
+    page.wait_for_selector("#hand.playable", timeout=30_000)
     assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
 
 
@@ -471,10 +503,11 @@ def test_the_settings_keep_the_coach_keys(open_page: Callable[..., Any],
     page.wait_for_selector("#seen-panel .seen-card")
 
 
-def test_a_page_shown_again_catches_up_with_another_tab(open_page: Callable[..., Any],
-                                                        server: Server) -> None:
-    """The same game in two tabs: one plays on; the other, shown again, draws the game as it
-    is now, so its next card is played rather than refused as stale."""
+def test_a_second_tab_of_the_game_follows_it(open_page: Callable[..., Any],
+                                              server: Server) -> None:
+    """The same game in two tabs: one plays; the other draws the game as it is now without a
+    touch (the server pushes every change to both), so its next card is played rather than
+    refused as stale; and the two pages never race to play a computer's card."""
     here, gid = scripted(open_page, server)
     there = open_page(DESKTOP, game=gid)
     for page in (here, there):
@@ -484,12 +517,13 @@ def test_a_page_shown_again_catches_up_with_another_tab(open_page: Callable[...,
              " && document.querySelector('#hand.playable') !== null"
     here.click("#hand .card[data-code='9C']")
     here.wait_for_function(played, arg=n)
-    assert there.locator("#hand .card").count() == n  # still the old hand
-    there.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     there.wait_for_function(played, arg=n)
     assert codes(there, "#hand .card") == codes(here, "#hand .card")
     card = codes(there, "#hand .card")[0]
     there.click(f"#hand .card[data-code='{card}']")
     there.wait_for_function(played, arg=n - 1)
+    here.wait_for_function(played, arg=n - 1)
     # No 409 on the way: the page's watch fails the test at teardown on any refused request.
     assert len(server.game(gid)["history"]) == 8
+    for page in (here, there):
+        assert not [r for r in page.watch.requests if r.endswith("/advance")]
