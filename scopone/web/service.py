@@ -115,11 +115,15 @@ class GameService:
             # the next change loads a copy of its own.
             self.watcher.round_stored(rec)  # type: ignore[union-attr]
         elif rec.code is None:
-            self._hot[rec.id] = rec
-            self._hot.move_to_end(rec.id)
-            if len(self._hot) > HOT_GAMES:
-                self._hot.popitem(last=False)
+            self._keep(rec)
         return True
+
+    def _keep(self, rec: GameRecord) -> None:
+        """Keeps the record this process just stored as the game's hot copy."""
+        self._hot[rec.id] = rec
+        self._hot.move_to_end(rec.id)
+        if len(self._hot) > HOT_GAMES:
+            self._hot.popitem(last=False)
 
     async def decide(self, rec: GameRecord, seat: int) -> Move:
         """The computer's card for ``seat`` at the game's level, from that seat's view only."""
@@ -130,6 +134,16 @@ class GameService:
 
     def get(self, game_id: str) -> GameView:
         return game_view(self._load(game_id))
+
+    def peek(self, game_id: str) -> GameRecord | None:
+        """The game's newest record, to read at once and never to change (the server's own
+        players, its event streams): the copy this process stored last while the store holds
+        that version (a cheap query instead of loading and parsing the match), else the
+        store's."""
+        rec = self._hot.get(game_id)
+        if rec is not None and self.store.version(game_id) == rec.version:
+            return rec
+        return self.store.load(game_id)
 
     def forget(self, game_id: str) -> None:
         """The game was stored by other means (the coach's counts): load it next time."""
@@ -169,6 +183,7 @@ class GameService:
         if self.watcher:
             self.watcher.game_created(rec, person)
         self.store.insert(rec)
+        self._keep(rec)  # its first computer card (or move) is played on this copy
         return game_view(rec)
 
     async def play(self, game_id: str, req: MoveIn) -> GameView:

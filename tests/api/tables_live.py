@@ -152,6 +152,16 @@ class Stream:
         self._thread.join(5)
 
 
+def settled(view: dict[str, Any]) -> dict[str, Any]:
+    """A table view as the table's state: the seconds on its turn clock, which run down
+    between two reads of one version, checked and left out (a copy; the view is unchanged)."""
+    out = json.loads(json.dumps(view))
+    clock = out["game"] and out["game"]["clock"]
+    if clock:
+        assert 0 <= clock.pop("seconds") <= 120  # the longest away time of a table
+    return dict(out)
+
+
 # ----- what a viewer may see ----------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .tables_live import auth
+from .tables_live import auth, settled
 
 
 def _table(api: Any, people: int = 4, start: bool = False) -> tuple[str, list[str]]:
@@ -25,15 +25,11 @@ def _table(api: Any, people: int = 4, start: bool = False) -> tuple[str, list[st
 
 
 def _view(api: Any, code: str, token: str | None = None) -> dict[str, Any]:
-    """The table as ``token``'s seat sees it; the seconds on its turn clock, which run down
-    between two requests while nothing changes, are checked and left out."""
+    """The table as ``token``'s seat sees it, as a state (``settled``: the seconds on its turn
+    clock run down between two requests while nothing changes)."""
     r = api.client.get(f"/api/tables/{code}", headers=auth(token))
     assert r.status_code == 200, r.text
-    view = dict(r.json())
-    clock = view["game"] and view["game"]["clock"]
-    if clock:
-        assert 0 <= clock.pop("seconds") <= 60  # the default away time
-    return view
+    return settled(r.json())
 
 
 def _refused(r: Any, status: int, detail: str) -> dict[str, Any]:
