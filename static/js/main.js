@@ -264,8 +264,10 @@ async function resume() {
   state.error = null;
   if (id) {
     try {
+      const had = stream;
       adopt(await api.get(id), true, true);
-      if (stream) stream.reconnect();
+      // Retry (or the page back online): the stream of this game, if it was down, now.
+      if (had && stream === had) stream.reconnect();
       return;
     } catch (err) {
       if (err.status !== 404) {

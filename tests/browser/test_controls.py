@@ -527,3 +527,21 @@ def test_a_second_tab_of_the_game_follows_it(open_page: Callable[..., Any],
     assert len(server.game(gid)["history"]) == 8
     for page in (here, there):
         assert not [r for r in page.watch.requests if r.endswith("/advance")]
+
+
+def test_the_speed_setting_is_the_pace_the_server_plays_at(open_page: Callable[..., Any],
+                                                          server: Server) -> None:
+    """The page follows its game at the speed chosen (fast in these tests); choosing another
+    follows it again at that one, and the computers play on at the new pace."""
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    follows = [r for r in page.watch.requests if r.startswith(f"GET /api/games/{gid}/events")]
+    assert follows == [f"GET /api/games/{gid}/events?speed=fast"]
+    page.click("#btn-settings")
+    with page.expect_request(lambda r: r.url.endswith(f"/api/games/{gid}/events?speed=normal")):
+        page.select_option("#set-speed", "normal")
+    page.click("#btn-close")
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
+                           " && document.querySelector('#hand.playable') !== null")
+    assert [p["seat"] for p in server.game(gid)["history"]] == [0, 1, 2, 3]
