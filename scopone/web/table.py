@@ -251,8 +251,8 @@ class Timing(NamedTuple):
     """The server's pace at tables (``Settings.table_pace``) and an offline person's grace
     (``Settings.table_reconnect_seconds``): what the driver plays by and the clock shows."""
 
-    pace: float = 0.7
-    reconnect: float = 10.0
+    pace: float
+    reconnect: float
 
 
 Clock = tuple[int, Literal["turn", "offline"], float]

@@ -32,11 +32,11 @@ Change = Callable[[GameRecord, dict[str, Any], int | None], None]
 
 
 class TableService:
-    def __init__(self, games: GameService, timing: t.Timing | None = None) -> None:
+    def __init__(self, games: GameService, timing: t.Timing) -> None:
         self.games = games
         # The pace and an offline person's grace, as the driver plays them: the clock in
         # every view counts down to the card the driver will play for a person.
-        self.timing = timing or t.Timing()
+        self.timing = timing
         self.store = games.store
         self.hub = games.hub
         # Set by the app: woken after every change so the computers play on (scopone.web.driver).
