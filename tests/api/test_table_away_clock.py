@@ -4,31 +4,14 @@ testing of scopone/web/table.py showed that no test noticed these going wrong.""
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
-from scopone.engine import Match, Rules
 from scopone.web import table as t
-from scopone.web.store import GameRecord
+
+# Anna (host, seat 0) and Carla (seat 2) with two computers, started at t=100; nobody's
+# browser has opened an event stream yet.
+from .test_table_rules import _playing, _turn_to
 
 PACE = 0.7
 GRACE = 5.0
-
-
-def _playing(away_seconds: int | None) -> tuple[GameRecord, dict[str, Any]]:
-    """Anna (host, seat 0) and Carla (seat 2) with two computers, started at t=100; nobody's
-    browser has opened an event stream yet."""
-    table = t.new_table("Anna", t.new_token(), away_seconds, False)
-    rec = GameRecord.new(Match(Rules(), random.Random(3)), "easy", {"table": table}, "code")
-    t.sit(table, 2, "Carla", t.new_token())
-    t.start(table, now=100.0)
-    return rec, table
-
-
-def _turn_to(rec: GameRecord, seat: int) -> None:
-    r = rec.match.round
-    while r.turn != seat:
-        r.play(r.legal_moves()[0], seat=r.turn)
 
 
 def test_a_person_who_never_opened_the_page_is_timed_by_the_away_option_only() -> None:
