@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 
 from . import errors as e
+from .events import PING_SECONDS
 from .push import Watch
 from .service import GameService
 from .views import game_view, status_of
@@ -27,8 +28,6 @@ log = logging.getLogger(__name__)
 
 #: How long the driver of a game sleeps when no computer is to play before it looks again.
 IDLE_SECONDS = 30.0
-#: A ``: ping`` comment this often keeps proxies and phones from dropping an idle stream.
-PING_SECONDS = 15.0
 
 
 class SoloDriver:
