@@ -76,8 +76,12 @@ export function installCoach(getState, options = {}) {
     && coach.hint.at === positionOf(view));
 
   async function askHint() {
-    const view = getState().view;
+    const st = getState();
+    const view = st.view;
     if (!allows.hint() || !view || view.status !== 'your_turn') return;
+    // A position already left (this person's card on its way, or a newer view still being
+    // shown) has no hint: the server would refuse it as stale.
+    if (st.busy || (st.behind && st.behind())) return;
     coach.hintOpen = true;
     coach.last = 'hint';
     // The server counts every ask: a hint closed and shown again for the same position is the

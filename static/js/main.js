@@ -21,6 +21,7 @@ const state = {
   sel: null, // the card being played and its open options (select.js)
   prefs: loadPrefs(),
   busy: false, // seat 0's move is on its way
+  behind: () => behind(), // a newer view is on its way to the screen (render.js, coach.js)
   thinking: null, // the computer seat that is deciding (the server plays it: followGame)
   summaryOpen: false,
   settingsOpen: false,
@@ -175,12 +176,21 @@ function followGame() {
 const queue = [];
 const CATCH_UP = 3;
 let showing = false;
+let newest = null; // the newest view received, shown or not
+
+/** Whether the view shown is older than one received: while a play is shown the page holds the
+ * view before it, and a card chosen on that would be sent at a version the server has left. */
+function behind() {
+  const view = state.view;
+  return Boolean(newest && view && newest.id === view.id && newest.version > view.version);
+}
 
 /** Takes a view of the game shown (the stream's, or an answer to this page's request). */
 function receive(view) {
   const last = queue.length ? queue[queue.length - 1] : state.view;
   if (!last || view.id !== last.id || view.version <= last.version) return;
   queue.push(view);
+  newest = view;
   if (!showing) drain();
 }
 
@@ -301,7 +311,7 @@ function on(el, type, fn, opts) {
 }
 
 function canChoose() {
-  return state.view && state.view.status === 'your_turn' && !state.busy;
+  return state.view && state.view.status === 'your_turn' && !state.busy && !behind();
 }
 
 // What the shared card input (hands.js) needs from this page.

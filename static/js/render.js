@@ -216,7 +216,9 @@ function renderHand(state, view) {
   const focused = document.activeElement && box.contains(document.activeElement)
     ? document.activeElement.dataset.code : null;
   const hand = view ? view.hand : [];
-  const playable = view && view.status === 'your_turn' && !state.busy;
+  // Not while a newer view is on its way (`state.behind`): a card chosen now would be stale.
+  const playable = view && view.status === 'your_turn' && !state.busy
+    && !(state.behind && state.behind());
   box.style.setProperty('--n', String(Math.max(hand.length, 1)));
   box.classList.toggle('playable', Boolean(playable));
   const changed = setCards(box, hand.map((code, i) => {

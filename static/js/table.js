@@ -32,6 +32,7 @@ const state = {
   sel: null,
   prefs: loadPrefs(),
   busy: false,
+  behind: () => behind(), // a newer view is on its way to the screen (render.js, coach.js)
   summaryOpen: false,
   hiddenTable: new Set(),
   error: null,
@@ -102,6 +103,13 @@ function plainName(pos) {
 
 let pending = null; // the newest view not shown yet
 let showing = false;
+let newest = null; // the newest view received, shown or not
+
+/** Whether the table shown is older than one received: while a play is shown the page holds
+ * the view before it, and a card chosen on that would be sent at a version the server has left. */
+function behind() {
+  return Boolean(newest && state.table && newest.version > state.table.version);
+}
 
 /** Takes a TableView: never an older one; shown in order, a single new play animated. */
 function receive(tv) {
@@ -113,6 +121,7 @@ function receive(tv) {
   if (last && tv.version < last.version) return;
   if (last && tv.version === last.version && tv.you === last.you) return;
   pending = tv;
+  newest = tv;
   if (!showing) drain();
 }
 
@@ -134,6 +143,7 @@ async function drain() {
     }
   } finally {
     showing = false;
+    paint();
   }
 }
 
@@ -242,7 +252,8 @@ async function playMove(move) {
 }
 
 function canChoose() {
-  return Boolean(state.view) && state.view.status === 'your_turn' && !state.busy && Boolean(state.mine);
+  return Boolean(state.view) && state.view.status === 'your_turn' && !state.busy && !behind()
+    && Boolean(state.mine);
 }
 
 async function act(fn) {

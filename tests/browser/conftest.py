@@ -130,10 +130,12 @@ class Watch:
     foreign: list[str] = field(default_factory=list)
     expected: list[str] = field(default_factory=list)  # errors a test provokes on purpose
     requests: list[str] = field(default_factory=list)  # "METHOD /path" of every request
+    refused: list[str] = field(default_factory=list)  # "STATUS METHOD /path" of every 4xx/5xx
 
     def check(self) -> None:
         unexpected = [e for e in self.errors if not any(x in e for x in self.expected)]
-        assert not unexpected, unexpected
+        # The console names no URL for a failed request: the refused requests say which it was.
+        assert not unexpected, (unexpected, self.refused)
         assert not self.foreign, self.foreign
 
 
@@ -165,6 +167,9 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         page.on("request", lambda req: watch.requests.append(
             f"{req.method} {req.url.removeprefix(server.url)}") if req.url.startswith(server.url)
             else watch.foreign.append(req.url))
+        page.on("response", lambda res: watch.refused.append(
+            f"{res.status} {res.request.method} {res.url.removeprefix(server.url)}")
+            if res.status >= 400 else None)
         page.watch = watch
         page.goto(server.url + "/")
         page.wait_for_selector("#hand .card")

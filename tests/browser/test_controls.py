@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, DESKTOP, Server
-from .test_match import codes, game_id
+from .conftest import ARTIFACTS, DESKTOP, TEST_PREFS, Server
+from .test_match import WATCH_PLAYABLE, codes, game_id
 
 pytestmark = pytest.mark.browser
 
@@ -228,6 +228,32 @@ def test_a_reload_keeps_the_game_and_the_settings(open_page: Callable[..., Any],
     assert codes(page, "#hand .card") == view["hand"]
     assert "9C" not in view["hand"] and len(view["hand"]) == 8
     assert sorted(codes(page, "#table-cards .card")) == sorted(view["table"])
+
+
+def test_no_card_is_chosen_while_the_page_still_shows_its_own_capture(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The answer to a capture comes before the page has shown it (the card flies, rests, is
+    swept): meanwhile the hand is not playable and a key or a hint chooses nothing, since the
+    view shown is one the server has left. (It was playable again as soon as the answer came:
+    a second card then was refused with a 409.)"""
+    page, gid = scripted(open_page, server, prefs={**TEST_PREFS, "speed": "normal"})
+    page.wait_for_selector("#hand.playable")
+    page.evaluate(WATCH_PLAYABLE)
+    key = page.get_attribute("#hand .card[data-code='9C']", "data-key")  # a lay: one way only
+    with page.expect_response(lambda r: r.url.endswith(f"/api/games/{gid}/moves")):
+        page.click("#hand .card[data-code='8C']")  # one way: takes all four, at once
+    for _ in range(6):  # within the half second the capture takes to show at normal speed
+        page.keyboard.press(key)
+        page.keyboard.press("h")
+        page.wait_for_timeout(40)
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8")
+    hands = page.evaluate("() => window.playableHands")
+    assert not [h for h in hands if "8C" in h], hands
+    moves = [r for r in page.watch.requests if r.endswith(f"/api/games/{gid}/moves")]
+    assert moves == [f"POST /api/games/{gid}/moves"]
+    assert not [r for r in page.watch.requests if r.endswith("/hint")]
+    assert page.watch.refused == []
+    assert [p["card"] for p in server.game(gid)["history"] if p["seat"] == 0] == ["8C"]
 
 
 def test_a_stale_page_resyncs_from_the_409(open_page: Callable[..., Any],

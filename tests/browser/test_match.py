@@ -17,6 +17,19 @@ SUMMARY_OPEN = "() => !document.getElementById('summary').hidden"
 READY = "() => document.querySelector('#hand.playable') !== null ||"\
     " !document.getElementById('summary').hidden"
 SUMMARY_CLOSED = "() => document.getElementById('summary').hidden"
+# Records the hand each time it becomes playable (``window.playableHands``): a card already
+# played must never be in one (the page would send a move at a version the server has left).
+WATCH_PLAYABLE = """() => {
+  window.playableHands = [];
+  const hand = document.getElementById('hand');
+  let was = hand.classList.contains('playable');
+  new MutationObserver(() => {
+    const now = hand.classList.contains('playable');
+    if (now && !was)
+      window.playableHands.push([...hand.querySelectorAll('.card')].map(c => c.dataset.code));
+    was = now;
+  }).observe(hand, {attributes: true, attributeFilter: ['class']});
+}"""
 
 
 def game_id(page: Any) -> str:

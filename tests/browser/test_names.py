@@ -104,6 +104,7 @@ def test_a_sit_down_that_fails_says_so_in_the_lobby(
     guest = people(PHONE, f"{srv.url}/t/{code}")
     page = guest.page
     page.wait_for_function("() => document.body.dataset.phase === 'lobby'")
+    guest.expected.append(f"503 POST api/tables/{code}/seats/2")  # the test's own refusal
     page.route("**/seats/2", lambda route: route.fulfill(
         status=503, content_type="application/json", body='{"detail": "database unavailable"}'))
     page.locator(".lobby-seat[data-seat='2'] button.take").tap()

@@ -26,7 +26,7 @@ from scopone.web import Settings, create_app
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, _free_port
-from .test_match import visible_centre
+from .test_match import WATCH_PLAYABLE, visible_centre
 
 pytestmark = pytest.mark.browser
 
@@ -87,6 +87,10 @@ class Person:
     context: Any
     errors: list[str]
     name: str = ""
+    # "STATUS METHOD /path" of every answer 4xx/5xx (the console's "Failed to load resource"
+    # is among the network noise: it names no request), and those a test provokes on purpose.
+    refused: list[str] = field(default_factory=list)
+    expected: list[str] = field(default_factory=list)
 
     def seat(self, code: str) -> dict[str, Any]:
         raw = self.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}")
@@ -96,6 +100,8 @@ class Person:
     def check(self) -> None:
         unexpected = [e for e in self.errors if not any(n in e for n in NETWORK_NOISE)]
         assert not unexpected, unexpected
+        refused = [r for r in self.refused if not any(x in r for x in self.expected)]
+        assert not refused, refused
 
 
 @pytest.fixture
@@ -117,6 +123,9 @@ def people(browser: Any) -> Iterator[Callable[..., Person]]:
         page.on("pageerror", lambda exc: person.errors.append(f"pageerror: {exc}"))
         page.on("console", lambda msg: person.errors.append(f"console: {msg.text}")
                 if msg.type == "error" else None)
+        page.on("response", lambda res: person.refused.append(
+            f"{res.status} {res.request.method} {res.url.split('//', 1)[1].partition('/')[2]}")
+            if res.status >= 400 else None)
         page.goto(url)
         made.append(person)
         return person
@@ -504,6 +513,8 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
     anna = people(DESKTOP, f"{srv.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
     bea = people(PHONE, f"{srv.url}/t/{code}")
+    # Her seat handed to the computer, her page's stream with her old token is refused.
+    bea.expected.append(f"403 GET api/tables/{code}/events")
     # Bea first sits at seat 4 (index 3), thinks better of it and leaves: free again for all.
     bea.page.locator(".lobby-seat[data-seat='3'] button.take").tap()
     bea.page.fill("#sit-name", "Bea")
@@ -572,6 +583,7 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
 
 def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -> None:
     p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
+    p.expected.append("404 GET api/tables/nosuchtable0/events")
     p.page.wait_for_function("() => document.body.dataset.phase === 'missing'")
     assert "no table at this address" in p.page.inner_text("#lobby-note")
     missing = p.page.evaluate(
@@ -584,6 +596,7 @@ def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -
 def test_the_event_stream_parser_takes_any_chunking(tserver: TableServer, people: Any) -> None:
     """push.js's parser: events split anywhere (even inside a CRLF), comments left out."""
     p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
+    p.expected.append("404 GET api/tables/nosuchtable0/events")
     p.page.wait_for_function("() => document.body.dataset.phase === 'missing'")
     stream = ("id: 7\r\nevent: table\r\ndata: {\"a\":1}\r\n\r\n: ping\r\n\r\n"
               "id: 8\nevent: table\ndata: x\ndata: y\n\n")
@@ -1074,3 +1087,54 @@ def test_the_key_help_names_only_the_keys_that_work(tserver: TableServer, people
     text = anna.page.text_content("#keys-help")
     assert "R review" in text and "H hint" not in text and "C cards seen" not in text, text
     assert anna.page.locator("#btn-hint").is_hidden()
+
+
+def test_no_card_is_chosen_while_the_page_still_shows_its_own_capture(
+        tserver: TableServer, people: Any) -> None:
+    """At a table as alone: the answer to a person's capture comes before their page has shown
+    it; meanwhile their hand is not playable and a key or a hint chooses nothing (the view shown
+    is one the server has left: a card chosen on it was refused with a 409)."""
+    srv = tserver
+    code, token = started_alone(srv, hints=True)
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    page = anna.page
+    page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    page.evaluate(WATCH_PLAYABLE)
+    played: list[str] = []
+    for _ in range(200):  # until she has made a capture (rounds to 21: the match goes on)
+        view = srv.view(code, token)
+        game = view["game"]
+        in_sync(anna, view["version"])
+        if game["status"] == "round_over":
+            page.wait_for_function("() => document.body.dataset.status === 'round_over'")
+            page.keyboard.press("Enter")  # the next round
+            in_sync(anna, view["version"] + 1)
+            continue
+        if game["status"] != "your_turn":
+            in_sync(anna, view["version"] + 1)  # a computer's card
+            continue
+        page.wait_for_selector("#hand.playable")
+        captures = [m for m in game["legal"] if m["capture"]]
+        move = (captures or game["legal"])[0]
+        others = [c for c in game["hand"] if c != move["card"]]
+        page.evaluate("() => { window.playableHands = []; }")  # from this move on
+        with page.expect_response(lambda r: r.url.endswith(f"/api/tables/{code}/moves")):
+            play_by_keys(page, view, move)
+        played.append(move["card"])
+        if captures and others:
+            # Within the time the capture takes to show: another card's key, and a hint.
+            i = game["hand"].index(others[0])
+            for _ in range(3):
+                page.keyboard.press("0" if i == 9 else str(i + 1))
+                page.keyboard.press("h")
+            page.wait_for_function(
+                "n => document.querySelectorAll('#hand .card').length === n", arg=len(others))
+            break
+    else:
+        raise AssertionError("she never had a capture")
+    hands = page.evaluate("() => window.playableHands")  # since her capture
+    assert not [h for h in hands if played[-1] in h], (played, hands)
+    mine = [p["card"] for p in srv.view(code)["game"]["history"] if p["seat"] == 0]
+    assert mine[-1] == played[-1] and others[0] not in mine
+    assert anna.refused == []  # no card, no hint refused as stale
