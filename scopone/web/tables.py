@@ -28,7 +28,9 @@ CACHED_TABLES = 2000
 #: when other processes keep changing the table in between.
 RETRIES = 5
 
-Change = Callable[[GameRecord, dict[str, Any], int | None], None]
+#: A change of a table for the token's seat; one that finds nothing to change (it was made
+#: meanwhile, by another request or process) returns False, and nothing is stored.
+Change = Callable[[GameRecord, dict[str, Any], int | None], bool | None]
 
 
 class TableService:
@@ -140,11 +142,13 @@ class TableService:
                 if version is not None and not oldest <= version <= rec.version:
                     raise e.Conflict(e.STALE_VERSION, table=self.view(rec, table, seat))
                 try:
-                    change(rec, table, seat)
+                    changed = change(rec, table, seat)
                 except e.GameError as err:
                     if err.status != 409:
                         raise
                     raise e.Conflict(err.detail, table=self.view(rec, table, seat)) from None
+                if changed is False:
+                    return self.view(rec, table, seat)  # a version would tell nobody anything
                 if game_changed:
                     table["turn_since"] = time.time()
                     table["game_version"] = rec.version + 1  # what commit makes it
@@ -234,9 +238,11 @@ class TableService:
         return await self._change(code, token, version, change, game_changed=True)
 
     async def back(self, code: str, token: str | None) -> TableView:
-        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
-            t.back(table, t.require_seat(you))
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> bool:
+            return t.back(table, t.require_seat(you))
 
+        # Checked before the lock too, so that the usual case (a page saying it is there while
+        # it is not away) costs no lock; checked again under it (change) against a race.
         rec, table = self.load(code)
         seat = t.require_seat(t.seat_of_token(table, token))
         if not table["seats"][seat]["away"]:

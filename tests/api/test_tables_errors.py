@@ -226,6 +226,34 @@ def test_back_when_not_away_changes_nothing(api: Any) -> None:
     assert r.json()["you"] == 1
 
 
+def test_back_sent_twice_at_once_makes_one_version(api: Any, monkeypatch: Any) -> None:
+    """Two "back" requests for one away seat (two tabs, two processes) both find it away
+    before the table's lock; the second, under the lock, finds it back and stores nothing: a
+    version that changes nothing would make a host's action read before it stale for naught."""
+    code, tokens = _table(api, people=2, start=True)
+    rec = api.store.load_by_code(code)
+    rec.meta["table"]["seats"][1]["away"] = True
+    assert api.app.state.service.commit(rec)
+    tables = api.app.state.tables
+    stale = tables.load(code)  # what the second request read before the first was stored
+    r = api.client.post(f"/api/tables/{code}/back", headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json()["seats"][1]["away"] is False
+    v = r.json()["version"]
+    assert v == rec.version + 1
+    real, calls = tables.load, []
+
+    def load_late(c: str) -> Any:
+        calls.append(c)
+        return stale if len(calls) == 1 else real(c)
+
+    monkeypatch.setattr(tables, "load", load_late)
+    r = api.client.post(f"/api/tables/{code}/back", headers=auth(tokens[1]))
+    assert len(calls) >= 2  # it did go on to the lock, as the race would
+    assert r.status_code == 200 and r.json()["version"] == v
+    assert r.json()["seats"][1]["away"] is False and r.json()["you"] == 1
+    assert api.store.load_by_code(code).version == v
+
+
 def test_tokens_are_stored_hashed_and_codes_are_long(api: Any) -> None:
     code, tokens = _table(api, people=2)
     rec = api.store.load_by_code(code)
