@@ -122,10 +122,6 @@ def table_of(rec: GameRecord) -> dict[str, Any] | None:
     return table
 
 
-def is_friends_table(rec: GameRecord) -> bool:
-    return rec.code is not None
-
-
 def seat_of_token(table: dict[str, Any], token: str | None) -> int | None:
     """The seat the token belongs to; None without a token; 403 for a token of no seat."""
     if token is None:
