@@ -1,0 +1,328 @@
+"""The driver of tables with friends (``scopone.web.driver``), on a virtual clock: a computer's
+card comes at the pace after the last change, from the process that holds the table's lease (any
+other one only ``takeover`` later, and then takes the lease over); the card renews the lease
+and the turn's clock, marks a person played for as away and counts as a card for the version a
+person's card is judged by; one driver a table in a process, kept while a page watches and
+woken by the people's cards, gone when nobody watches and nothing is due. Mutation testing of
+scopone/web/driver.py showed that no test noticed these going wrong.
+
+The clock and the push hub are ``Sim`` (test_solo_driver_cases.py): nothing here sleeps. The
+tables are ``_playing``'s (test_table_rules.py): Anna (host, seat 0) and Carla (seat 2) with
+two computers, started at t=100."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scopone.web import driver as driver_module
+from scopone.web import errors as e
+from scopone.web import service as service_module
+from scopone.web import table as t
+from scopone.web import tables as tables_module
+from scopone.web.driver import IDLE_SECONDS, Driver
+from scopone.web.schemas_tables import TableMoveIn
+from scopone.web.store import GameRecord
+from scopone.web.tables import TableService
+
+from .aio import run_alone
+from .test_solo_driver_cases import Sim, sim_games
+from .test_table_rules import _playing, _turn_to
+
+PACE = 0.75  # binary fractions: the virtual clock's sums are exact
+TAKEOVER = 2.0
+GRACE = 5.0
+CARLA = t.new_token()
+
+
+@pytest.fixture
+def sim(monkeypatch: pytest.MonkeyPatch) -> Sim:
+    """The virtual clock, for the driver and for every time a change is stored at."""
+    clock = Sim(100.0)
+    for module in (driver_module, service_module, tables_module):
+        monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
+@dataclass
+class At:
+    tables: TableService
+    driver: Driver
+    rec: GameRecord
+
+    def stored(self) -> tuple[GameRecord, dict[str, Any]]:
+        rec = self.tables.store.load(self.rec.id)
+        assert rec is not None
+        table = t.table_of(rec)
+        assert table is not None
+        return rec, table
+
+
+@asynccontextmanager
+async def at_table(tmp_path: Path, sim: Sim, rec: GameRecord) -> AsyncIterator[At]:
+    """``rec`` stored as a started table would be, and a driver for this process."""
+    table = t.table_of(rec)
+    assert table is not None
+    # What the start stores beside the deal: the version the game's cards are judged from.
+    table["settled_version"] = table["game_version"] = rec.version
+    table["seats"][2]["token"] = t.token_hash(CARLA)
+    async with sim_games(tmp_path, sim) as games:
+        tables = TableService(games, t.Timing(PACE, GRACE))
+        games.store.insert(rec)
+        yield At(tables, Driver(tables, PACE, takeover=TAKEOVER, reconnect=GRACE), rec)
+
+
+def _computer_then_carla(lease_owner: str | None) -> GameRecord:
+    """Seat 1 (a computer) to play, then Carla, whose page is open and who has no time limit:
+    one card is due, then none."""
+    rec, table = _playing(away_seconds=None)
+    _turn_to(rec, 1)
+    table["seats"][2]["connected"] = True
+    table["lease"] = None if lease_owner is None else {"owner": lease_owner, "since": 100.0}
+    return rec
+
+
+def _carlas_move(rec: GameRecord, version: int) -> TableMoveIn:
+    move = rec.match.round.legal_moves()[0]
+    return TableMoveIn(version=version, card=str(move.card),
+                       capture=[str(c) for c in move.capture])
+
+
+async def _drive(at: At) -> None:
+    """Drives the table as the app does when it changes, until the driver stops."""
+    at.driver.kick(at.rec.id)
+    await at.driver._tasks[at.rec.id]
+    assert at.driver._tasks == {}  # nothing left behind for a table no longer driven
+
+
+@pytest.mark.parametrize(("lease", "after"), [
+    ("here", PACE),  # this process holds the lease
+    ("elsewhere", PACE + TAKEOVER),  # another process does: it goes first
+    (None, PACE),  # a table stored before leases were kept
+])
+def test_a_computers_card_comes_at_the_pace_and_renews_the_lease_and_the_turns_clock(
+        tmp_path: Path, sim: Sim, lease: str | None, after: float) -> None:
+    async def scenario() -> tuple[At, GameRecord, dict[str, Any]]:
+        rec = _computer_then_carla(lease)
+        async with at_table(tmp_path, sim, rec) as at:
+            if lease == "here":
+                t.table_of(rec)["lease"]["owner"] = at.driver.owner  # type: ignore[index]
+                at.tables.store.update(rec, rec.version)
+            await _drive(at)
+            return at, *at.stored()
+
+    at, rec, table = run_alone(scenario())
+    played = 100.0 + after
+    assert sim.changes == [(rec.id, 1, played)]
+    assert rec.match.round.history[-1].seat == 1  # type: ignore[index]
+    assert table["turn_since"] == played  # Carla's time (and the next pace) counts from it
+    assert table["lease"] == {"owner": at.driver.owner, "since": played}
+    assert table["seats"][1]["away"] is False and table["by_computer"] == []
+    assert at.driver.cards_played == 1
+
+
+def test_a_person_out_of_time_gets_the_computers_card_marked_as_its_choice(
+        tmp_path: Path, sim: Sim) -> None:
+    """Carla's 60 s run out: the computer plays her card, she is away from then on (her next
+    cards at the pace), and the card is noted as the computer's choice, not hers."""
+
+    async def scenario() -> tuple[At, GameRecord, dict[str, Any], int]:
+        rec, table = _playing(away_seconds=60)
+        _turn_to(rec, 2)
+        table["seats"][2]["connected"] = True
+        done = len(rec.match.round.history or ())
+        async with at_table(tmp_path, sim, rec) as at:
+            sim.now = 160.0
+            await at.driver._play(rec.id, rec.version, 2)
+            return at, *at.stored(), done
+
+    at, rec, table, done = run_alone(scenario())
+    carla = table["seats"][2]
+    assert rec.version == 1 and rec.match.round.history[-1].seat == 2  # type: ignore[index]
+    assert carla["away"] is True
+    assert table["by_computer"] == [done]
+    assert table["turn_since"] == 160.0
+    assert table["lease"] == {"owner": at.driver.owner, "since": 160.0}
+    assert table["seats"][0]["away"] is False
+
+
+def test_a_persons_card_is_judged_against_the_computers_card_before_it(
+        tmp_path: Path, sim: Sim) -> None:
+    """After the computer's card, Carla's card on the view before it is stale (409), and her
+    card on the view with it is played."""
+
+    async def scenario() -> tuple[str, int]:
+        rec = _computer_then_carla(None)
+        async with at_table(tmp_path, sim, rec) as at:
+            await _drive(at)
+            now, _ = at.stored()
+            with pytest.raises(e.Conflict) as stale:
+                await at.tables.move("code", _carlas_move(now, 0), CARLA)
+            played = await at.tables.move("code", _carlas_move(now, 1), CARLA)
+            return str(stale.value.detail), played.version
+
+    detail, version = run_alone(scenario())
+    assert detail == e.STALE_VERSION
+    assert version == 2
+
+
+def test_a_card_the_computer_chose_for_a_version_gone_is_dropped(
+        tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the computer decides Carla's card (out of time), she plays her own: the
+    computer's card is not played on top, and she is not marked away."""
+
+    async def scenario() -> tuple[GameRecord, dict[str, Any]]:
+        rec, _ = _playing(away_seconds=60)
+        _turn_to(rec, 2)
+        async with at_table(tmp_path, sim, rec) as at:
+            decide = at.tables.games.decide
+
+            async def slow(rec: GameRecord, seat: int) -> Any:
+                move = await decide(rec, seat)
+                await at.tables.move("code", _carlas_move(rec, rec.version), CARLA)
+                return move
+
+            monkeypatch.setattr(at.tables.games, "decide", slow)
+            sim.now = 160.0
+            await at.driver._play(rec.id, rec.version, 2)
+            return at.stored()
+
+    rec, table = run_alone(scenario())
+    assert rec.version == 1  # Carla's card only
+    assert table["seats"][2]["away"] is False and table["by_computer"] == []
+
+
+def test_the_computers_card_that_ends_a_round_is_heard_by_the_coach(
+        tmp_path: Path, sim: Sim) -> None:
+    class Watcher:
+        def __init__(self) -> None:
+            self.heard: list[str] = []
+
+        def game_created(self, rec: GameRecord, person: str | None) -> None:
+            pass
+
+        def round_over(self, rec: GameRecord) -> None:
+            self.heard.append("over")
+
+        def round_stored(self, rec: GameRecord) -> None:
+            self.heard.append("stored")
+
+    async def scenario() -> tuple[list[str], GameRecord]:
+        rec, _ = _playing(away_seconds=None)
+        r = rec.match.round
+        while len(r.history or ()) < 39:
+            r.play(r.legal_moves()[0], seat=r.turn)
+        async with at_table(tmp_path, sim, rec) as at:
+            watcher = Watcher()
+            at.tables.games.watcher = watcher
+            await at.driver._play(rec.id, rec.version, r.turn)
+            return watcher.heard, at.stored()[0]
+
+    heard, rec = run_alone(scenario())
+    assert rec.match.round.is_over
+    assert heard == ["over", "stored"]  # once, for the coach's review of the round
+
+
+def test_a_watched_table_keeps_its_driver_which_wakes_at_a_persons_card(
+        tmp_path: Path, sim: Sim) -> None:
+    """Carla (no time limit) thinks 3 s while her page is open: the driver looks again now and
+    then, wakes at her card and plays the computer's after it at the pace; at Anna's turn the
+    last page closes and the driver stops."""
+
+    async def scenario() -> str:
+        rec, table = _playing(away_seconds=None)
+        _turn_to(rec, 2)
+        for seat in (0, 2):
+            table["seats"][seat]["connected"] = True
+        async with at_table(tmp_path, sim, rec) as at:
+            streams = {rec.id: 1}
+            at.driver.streams = lambda game_id: streams.get(game_id, 0)
+
+            async def meanwhile(timeout: float | None) -> None:
+                now, _ = at.stored()
+                if now.version == 0:  # Carla plays after 3 s
+                    sim.now += 3.0
+                    await at.tables.move("code", _carlas_move(now, 0), CARLA)
+                elif now.match.round.turn == 0:
+                    streams[rec.id] = 0  # Anna's turn: the last page closes
+
+            sim.meanwhile = meanwhile
+            await _drive(at)
+            return rec.id
+
+    gid = run_alone(scenario())
+    assert sim.waits[0] == IDLE_SECONDS  # nothing due: it looks again, now and then
+    assert sim.changes == [(gid, 1, 103.0), (gid, 2, 103.0 + PACE)]  # Carla's, seat 3's
+
+
+def test_a_failed_card_is_tried_again_within_a_second(
+        tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> str:
+        rec = _computer_then_carla(None)
+        async with at_table(tmp_path, sim, rec) as at:
+            decide = at.tables.games.decide
+            failures = [RuntimeError("the thinker's worker died")]
+
+            async def flaky(rec: GameRecord, seat: int) -> Any:
+                if failures:
+                    raise failures.pop()
+                return await decide(rec, seat)
+
+            monkeypatch.setattr(at.tables.games, "decide", flaky)
+            await _drive(at)
+            return rec.id
+
+    gid = run_alone(scenario())
+    [(game, version, when)] = sim.changes
+    assert (game, version) == (gid, 1)
+    assert 100.0 + PACE < when <= 100.0 + PACE + 1.0
+
+
+def test_one_driver_a_table_however_often_it_is_kicked(tmp_path: Path, sim: Sim) -> None:
+    async def scenario() -> bool:
+        async with at_table(tmp_path, sim, _computer_then_carla(None)) as at:
+            gid = at.rec.id
+            at.driver.kick(gid)
+            first = at.driver._tasks[gid]
+            at.driver.kick(gid)  # a change, a page opening: the driver is there already
+            same = at.driver._tasks[gid] is first
+            at.driver.close()
+            for task in (first, at.driver._tasks.get(gid)):
+                if task is not None:
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            return same
+
+    assert run_alone(scenario()) is True
+
+
+def test_the_driver_of_a_table_gone_stops_quietly(
+        tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swept away before the driver looks, or while the computer decides: nothing is played,
+    and nothing fails."""
+
+    async def scenario() -> int:
+        rec = _computer_then_carla(None)
+        async with at_table(tmp_path, sim, rec) as at:
+            await at.driver._run("swept-away")
+            await at.driver._play("swept-away", 0, 1)
+            decide = at.tables.games.decide
+
+            async def swept(rec: GameRecord, seat: int) -> Any:
+                move = await decide(rec, seat)
+                assert at.tables.store.remove_old(0.0, float("inf")) == 1
+                return move
+
+            monkeypatch.setattr(at.tables.games, "decide", swept)
+            await at.driver._play(rec.id, rec.version, 1)
+            return at.driver.cards_played
+
+    assert run_alone(scenario()) == 0
+    assert sim.changes == []
