@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from . import table as t
+from .push import Watch
 from .service import play_card
 from .tables import TableService
 
@@ -60,31 +61,43 @@ class Driver:
         try:
             async with self.tables.hub.watch(game_id, -1) as watch:
                 while True:
-                    rec = self.tables.record(game_id, None)  # read only: a cached copy
-                    table = t.table_of(rec) if rec is not None else None
-                    if rec is None or table is None:
-                        return
-                    due = t.next_due(rec, table, self.pace, self.reconnect)
-                    if due is None:
-                        if not self._watched_here(game_id):
-                            return
-                        await watch.changed(IDLE_SECONDS)
-                        continue
-                    when, seat = due
-                    lease = table.get("lease")
-                    if lease is not None and lease["owner"] != self.owner:
-                        when += self.takeover  # the owner first; us only if it is gone
-                    wait = when - time.time()
-                    if wait > 0:
-                        await watch.changed(wait)
-                        continue
+                    # An error (the database away for a moment, while the table is read or
+                    # while a card is played) is logged and tried again a second later: a
+                    # driver that ended would leave the table stalled until someone changed
+                    # it or a page connected again. (A table that can never be read again is
+                    # swept after its idle hours, and then the driver ends.)
                     try:
-                        await self._play(game_id, rec.version, seat)
+                        if not await self._step(game_id, watch):
+                            return
                     except Exception:
                         log.exception("the driver could not play a card")
                         await watch.changed(1.0)
         finally:
             self._tasks.pop(game_id, None)
+
+    async def _step(self, game_id: str, watch: Watch) -> bool:
+        """Plays the card due, or waits for a change or for it to be due; False when the
+        table is gone, or nothing is due and no page of it is open here."""
+        rec = self.tables.record(game_id, None)  # read only: a cached copy
+        table = t.table_of(rec) if rec is not None else None
+        if rec is None or table is None:
+            return False
+        due = t.next_due(rec, table, self.pace, self.reconnect)
+        if due is None:
+            if not self._watched_here(game_id):
+                return False
+            await watch.changed(IDLE_SECONDS)
+            return True
+        when, seat = due
+        lease = table.get("lease")
+        if lease is not None and lease["owner"] != self.owner:
+            when += self.takeover  # the owner first; us only if it is gone
+        wait = when - time.time()
+        if wait > 0:
+            await watch.changed(wait)
+            return True
+        await self._play(game_id, rec.version, seat)
+        return True
 
     async def _play(self, game_id: str, version: int, seat: int) -> None:
         """Decides for ``seat`` at ``version`` and stores the card if nothing changed since."""

@@ -285,6 +285,34 @@ def test_a_failed_card_is_tried_again_within_a_second(
     assert 100.0 + PACE < when <= 100.0 + PACE + 1.0
 
 
+def test_a_table_that_cannot_be_read_for_a_moment_is_driven_on(
+        tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database fails once while the driver reads the table (not while it plays): the
+    driver logs it and looks again a second later, as after a failed card. (It ended instead,
+    and the table stalled, its computers' cards unplayed, until someone changed it or a page
+    connected again.)"""
+
+    async def scenario() -> str:
+        rec = _computer_then_carla(None)
+        async with at_table(tmp_path, sim, rec) as at:
+            record = at.tables.record
+            failures = [OSError("database is locked")]
+
+            def flaky(game_id: str, version: int | None) -> Any:
+                if failures:
+                    raise failures.pop()
+                return record(game_id, version)
+
+            monkeypatch.setattr(at.tables, "record", flaky)
+            await _drive(at)
+            return rec.id
+
+    gid = run_alone(scenario())
+    [(game, version, when)] = sim.changes
+    assert (game, version) == (gid, 1)
+    assert 100.0 + PACE <= when <= 100.0 + PACE + 1.0
+
+
 def test_one_driver_a_table_however_often_it_is_kicked(tmp_path: Path, sim: Sim) -> None:
     async def scenario() -> bool:
         async with at_table(tmp_path, sim, _computer_then_carla(None)) as at:
