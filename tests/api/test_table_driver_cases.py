@@ -128,6 +128,43 @@ def test_a_computers_card_comes_at_the_pace_and_renews_the_lease_and_the_turns_c
     assert at.driver.cards_played == 1
 
 
+def test_cards_due_one_after_another_are_played_by_one_drive(tmp_path: Path, sim: Sim) -> None:
+    """Seat 1 (a computer), Carla (away: the computer plays for her at the pace) and seat 3: one
+    card after another, each the pace after the one before, without anyone's change or page
+    in between; then Anna's turn, who has no time limit, and the driver ends."""
+
+    async def scenario() -> str:
+        rec = _computer_then_carla(None)
+        t.table_of(rec)["seats"][2]["away"] = True  # type: ignore[index]
+        async with at_table(tmp_path, sim, rec) as at:
+            await _drive(at)
+            assert at.driver.cards_played == 3
+            return rec.id
+
+    gid = run_alone(scenario())
+    assert sim.changes == [(gid, 1, 100.0 + PACE), (gid, 2, 100.0 + 2 * PACE),
+                           (gid, 3, 100.0 + 3 * PACE)]
+
+
+def test_a_person_whose_page_closed_is_played_for_after_the_grace(
+        tmp_path: Path, sim: Sim) -> None:
+    """Carla's turn, her page gone (no stream since t=100): the driver waits the grace after
+    it went, not the pace and not for ever, then plays her card and marks her away."""
+
+    async def scenario() -> tuple[str, dict[str, Any]]:
+        rec = _computer_then_carla(None)
+        _turn_to(rec, 2)
+        seat = t.table_of(rec)["seats"][2]  # type: ignore[index]
+        seat["connected"], seat["gone_since"] = False, 100.0
+        async with at_table(tmp_path, sim, rec) as at:
+            await _drive(at)
+            return rec.id, at.stored()[1]
+
+    gid, table = run_alone(scenario())
+    assert sim.changes[0] == (gid, 1, 100.0 + GRACE)
+    assert table["seats"][2]["away"] is True
+
+
 def test_a_person_out_of_time_gets_the_computers_card_marked_as_its_choice(
         tmp_path: Path, sim: Sim) -> None:
     """Carla's 60 s run out: the computer plays her card, she is away from then on (her next
