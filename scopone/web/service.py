@@ -69,6 +69,11 @@ class GameService:
         # recently stored first. Taken out (never shared) by the request that changes the game
         # next, which saves it loading and parsing the match again: the CPU of a move.
         self._hot: OrderedDict[str, GameRecord] = OrderedDict()
+        # Seat 0's view of each hot record, once built (``view``): a move (a person's, or the
+        # server's computer card) answers with the view that the page's stream then sends
+        # again. A hot record is never changed while hot, so its view holds until the record
+        # leaves ``_hot`` (``_take``).
+        self._views: dict[str, GameView] = {}
 
     @asynccontextmanager
     async def _locked(self, game_id: str) -> AsyncIterator[None]:
@@ -120,10 +125,24 @@ class GameService:
 
     def _keep(self, rec: GameRecord) -> None:
         """Keeps the record this process just stored as the game's hot copy."""
+        self._take(rec.id)
         self._hot[rec.id] = rec
-        self._hot.move_to_end(rec.id)
         if len(self._hot) > HOT_GAMES:
-            self._hot.popitem(last=False)
+            self._take(next(iter(self._hot)))
+
+    def _take(self, game_id: str) -> GameRecord | None:
+        """The game's hot record, no longer hot (to change it, or to forget it), or None."""
+        self._views.pop(game_id, None)
+        return self._hot.pop(game_id, None)
+
+    def view(self, rec: GameRecord) -> GameView:
+        """Seat 0's view of ``rec``; of a hot record built once (see ``_views``)."""
+        if self._hot.get(rec.id) is not rec:
+            return game_view(rec)
+        view = self._views.get(rec.id)
+        if view is None:
+            view = self._views[rec.id] = game_view(rec)
+        return view
 
     async def decide(self, rec: GameRecord, seat: int) -> Move:
         """The computer's card for ``seat`` at the game's level, from that seat's view only."""
@@ -133,7 +152,10 @@ class GameService:
         return await self.thinker.choose(rec.level, view, f"{rec.seed}:{rec.version}")
 
     def get(self, game_id: str) -> GameView:
-        return game_view(self._load(game_id))
+        rec = self.peek(game_id) if len(game_id) <= 64 else None
+        if rec is None or rec.code is not None:
+            raise e.NotFound(e.GAME_NOT_FOUND)  # as ``_load`` says it
+        return self.view(rec)
 
     def peek(self, game_id: str) -> GameRecord | None:
         """The game's newest record, to read at once and never to change (the server's own
@@ -147,13 +169,14 @@ class GameService:
 
     def forget(self, game_id: str) -> None:
         """The game was stored by other means (the coach's counts): load it next time."""
-        self._hot.pop(game_id, None)
+        self._take(game_id)
 
     async def _change(self, game_id: str, version: int,
                       change: Callable[[GameRecord], Awaitable[None]],
-                      card_played: bool = False) -> GameView:
+                      card_played: bool = False) -> GameRecord:
         """Applies ``change`` to the game at ``version`` and stores it, under the game's lock;
-        409 (nothing stored) when the game is at another version.
+        409 (nothing stored) when the game is at another version. Returns the record stored,
+        to read at once (it may be the hot copy).
 
         The record this process stored last is used when it is at that version, rather than
         loaded and parsed again (most of a move's CPU). The write is checked against the
@@ -161,7 +184,7 @@ class GameService:
         refused: at a newer version the request is stale (409); at the same one (the coach
         counted a hint), the change is applied again to the stored copy."""
         async with self._locked(game_id):
-            rec = self._hot.pop(game_id, None)
+            rec = self._take(game_id)
             if rec is None or rec.version != version:
                 rec = self._load(game_id)
             for _ in range(2):
@@ -169,7 +192,7 @@ class GameService:
                     raise e.Conflict(e.STALE_VERSION, game_view(rec))
                 await change(rec)
                 if self.commit(rec, card_played):
-                    return game_view(rec)
+                    return rec
                 rec = self._load(game_id)
             raise e.Conflict(e.STALE_VERSION, game_view(rec))
 
@@ -184,7 +207,7 @@ class GameService:
             self.watcher.game_created(rec, person)
         self.store.insert(rec)
         self._keep(rec)  # its first computer card (or move) is played on this copy
-        return game_view(rec)
+        return self.view(rec)
 
     async def play(self, game_id: str, req: MoveIn) -> GameView:
         card, capture = parse_move(req.card, req.capture)
@@ -195,7 +218,7 @@ class GameService:
             except e.Conflict as c:
                 raise e.Conflict(c.detail, game_view(rec)) from None
 
-        return await self._change(game_id, req.version, change, card_played=True)
+        return self.view(await self._change(game_id, req.version, change, card_played=True))
 
     async def advance(self, game_id: str, version: int) -> GameView:
         async def change(rec: GameRecord) -> None:
@@ -212,7 +235,7 @@ class GameService:
                 raise e.Unavailable(e.COMPUTER_FAILED) from exc
             finish_if_over(rec.match)
 
-        return await self._change(game_id, version, change, card_played=True)
+        return self.view(await self._change(game_id, version, change, card_played=True))
 
     async def next_round(self, game_id: str, version: int) -> GameView:
         async def change(rec: GameRecord) -> None:
@@ -222,7 +245,7 @@ class GameService:
                 raise e.Conflict(e.ROUND_NOT_OVER, game_view(rec))
             rec.match.next_round()
 
-        return await self._change(game_id, version, change)
+        return self.view(await self._change(game_id, version, change))
 
     async def set_level(self, game_id: str, level: str) -> GameView:
         async with self._locked(game_id):
@@ -233,7 +256,7 @@ class GameService:
             if not self.commit(rec):
                 # Another process changed the row between our load and this write.
                 raise e.Conflict(e.STALE_VERSION, game_view(self._load(game_id)))
-            return game_view(rec)
+            return self.view(rec)
 
 
 def parse_move(card_code: str, capture_codes: list[str]) -> tuple[Card, frozenset[Card]]:

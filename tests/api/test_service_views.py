@@ -1,0 +1,161 @@
+"""Seat 0's view of a game played alone is built once a version (``GameService.view``) and is
+always the stored game's: the memo must never outlive the record it was built from, whether
+this process changed the game, another process did, or the coach stored a count.
+
+Why the memo exists: a move (a person's, or the server's own computer card) answers with the
+view that the page's stream sends again a moment later. Building it twice was a tenth of the
+server's CPU a card."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scopone.web import views
+from scopone.web.schemas import GameCreate, GameView, MoveIn
+from scopone.web.service import GameService
+from scopone.web.solo import SoloDriver, solo_events
+from scopone.web.store import GameRecord, open_store
+from scopone.web.thinker import Thinker
+from scopone.web.views import game_view
+
+from .aio import run_alone
+
+
+@asynccontextmanager
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    store = open_store(tmp_path / "games.sqlite3")
+    thinker = Thinker(0.05, processes=False, workers=1)
+    try:
+        yield GameService(store, thinker)
+    finally:
+        thinker.close()
+        store.close()
+
+
+def stored_view(games: GameService, game_id: str) -> GameView:
+    """The view built afresh from what the store holds."""
+    rec = games.store.load(game_id)
+    assert rec is not None
+    return game_view(rec)
+
+
+async def step(games: GameService, view: GameView) -> GameView:
+    """The game's next change, through the service as the API (or the server's driver)
+    makes it."""
+    gid = view.id
+    if view.status == "your_turn":
+        move = view.legal[0]
+        return await games.play(gid, MoveIn(version=view.version, card=move.card,
+                                            capture=move.capture))
+    if view.status == "computer_turn":
+        return await games.advance(gid, view.version)
+    return await games.next_round(gid, view.version)
+
+
+async def first_event(games: GameService, game_id: str, after: int) -> bytes:
+    """The first event a page's stream of the game sends, having seen ``after``."""
+    driver = SoloDriver(games, {"normal": 0.75})
+    stream = solo_events(games, driver, game_id, "normal", after, max_seconds=60.0)
+    try:
+        return await anext(stream)
+    finally:
+        await stream.aclose()
+        driver.close()
+
+
+def test_every_answer_is_the_stored_game_through_a_whole_match(tmp_path: Path) -> None:
+    """Each answer, and each read after it, equals the view built from the store, every
+    version of a whole match (round ends and next rounds included)."""
+
+    async def scenario() -> int:
+        async with service(tmp_path) as games:
+            view = games.create(GameCreate(level="easy"))
+            changes = 0
+            while view.status != "match_over":
+                view = await step(games, view)
+                changes += 1
+                fresh = stored_view(games, view.id)
+                assert view == fresh
+                assert games.get(view.id) == fresh
+            return changes
+
+    assert run_alone(scenario()) > 40  # at least a round's cards and its end
+
+
+def test_a_change_stored_by_another_process_is_what_the_next_read_shows(
+        tmp_path: Path) -> None:
+    """This process built (and kept) the view of version N; another process stores N + 1 on
+    the same file. The next read is N + 1's view, not the one kept."""
+
+    async def scenario() -> None:
+        async with service(tmp_path) as games:
+            view = games.create(GameCreate(level="easy"))
+            while view.status != "computer_turn":
+                view = await step(games, view)
+            assert games.get(view.id) is games.get(view.id)  # kept, built once
+            other = games.store.load(view.id)  # the other process's copy
+            assert other is not None
+            r = other.match.round
+            r.play(r.legal_moves()[0], seat=r.turn)
+            old, old_updated = other.version, other.updated
+            other.version += 1
+            other.updated += 1.0
+            assert games.store.update(other, old, old_updated)
+            now = games.get(view.id)
+            assert now.version == view.version + 1
+            assert now == stored_view(games, view.id)
+            assert len(now.history) == len(view.history) + 1
+
+    run_alone(scenario())
+
+
+def test_a_game_forgotten_is_read_again(tmp_path: Path) -> None:
+    """The coach stores a game by other means at the same version and says so (``forget``):
+    the view kept for that version is dropped with the record."""
+
+    async def scenario() -> None:
+        async with service(tmp_path) as games:
+            view = games.create(GameCreate(level="easy"))
+            kept = games.get(view.id)
+            assert games.get(view.id) is kept
+            games.forget(view.id)
+            again = games.get(view.id)
+            assert again is not kept and again == kept
+
+    run_alone(scenario())
+
+
+def test_a_followed_games_views_are_built_once_a_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move (a person's, or a computer's) and the page's stream that sends it again build
+    one view between them, and a read after them none."""
+    built: list[int] = []
+    real = views.view_for
+
+    def counting(rec: GameRecord, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        built.append(rec.version)
+        return real(rec, *args, **kwargs)
+
+    monkeypatch.setattr(views, "view_for", counting)  # what every game_view calls
+
+    async def scenario() -> list[int]:
+        async with service(tmp_path) as games:
+            view = games.create(GameCreate(level="easy"))
+            sent = [view.version]
+            for _ in range(30):
+                view = await step(games, view)
+                # What the page's stream sends of the version just stored.
+                event = await first_event(games, view.id, view.version - 1)
+                assert event == (f"id: {view.version}\nevent: game\n"
+                                 f"data: {view.model_dump_json()}\n\n").encode()
+                assert games.get(view.id) is view
+                sent.append(view.version)
+            return sent
+
+    sent = run_alone(scenario())
+    assert built == sent  # each version once, in order
