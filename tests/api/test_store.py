@@ -21,6 +21,7 @@ from scopone.web.store import (
     Store,
     open_store,
 )
+from scopone.web.store import sqlite as sqlite_store
 
 WAIT = 10.0  # seconds a notice may take on a loaded machine: a guard, not a measure
 
@@ -182,6 +183,54 @@ def test_another_process_hears_of_every_committed_change(store_url: str) -> None
     finally:
         writer.close()
         reader.close()
+
+
+def test_a_process_alone_on_its_sqlite_file_does_not_look_for_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listener asks which watched games moved only when another process committed: its
+    own commits (a card every millisecond under load) cost it nothing. Then a change by
+    another process is still heard."""
+    statements: list[str] = []
+    real_connect = sqlite_store._connect
+
+    def traced(path: Path) -> sqlite3.Connection:
+        db = real_connect(path)
+        db.set_trace_callback(statements.append)
+        return db
+
+    monkeypatch.setattr(sqlite_store, "_connect", traced)
+    path = tmp_path / "games.sqlite3"
+    alone = open_store(path)
+    try:
+        rec = _record()
+        alone.insert(rec)
+        heard = _Heard()
+        heard.watched[rec.id] = 0
+        alone.listen(heard, lambda: dict(heard.watched))
+
+        def looks() -> int:
+            return sum("PRAGMA data_version" in sql for sql in statements)
+
+        for v in range(1, 11):
+            rec.version = v
+            assert alone.update(rec, v - 1)
+            seen = looks()
+            deadline = time.monotonic() + WAIT
+            while looks() < seen + 2 and time.monotonic() < deadline:
+                time.sleep(0.005)  # the listener looks twice after each commit
+        asked = [sql for sql in statements if "WHERE id IN" in sql]
+        assert asked == []
+        assert heard.notes == []
+
+        other = open_store(path)  # another process on the same file
+        try:
+            rec.version = 11
+            assert other.update(rec, 10)
+        finally:
+            other.close()
+        assert heard.wait_for((rec.id, 11)), heard.notes
+    finally:
+        alone.close()
 
 
 def test_the_postgresql_listener_reconnects_and_catches_up(pg_url: str) -> None:

@@ -207,13 +207,19 @@ class SqliteStore:
                                           name="scopone-sqlite-listen", daemon=True)
         self._listener.start()
 
+    def _others_committed(self) -> int:
+        """A number that moves whenever another process commits to the file: the main
+        connection's ``data_version``, which this process's own commits (made on that
+        connection) leave alone. A process alone on its file so never looks for changes."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def _poll(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
         db = _connect(self.path)
         try:
-            seen = db.execute("PRAGMA data_version").fetchone()[0]
+            seen = self._others_committed()
             while not self._closed.wait(POLL_SECONDS):
-                # data_version moves whenever another connection (process) has committed.
-                now = db.execute("PRAGMA data_version").fetchone()[0]
+                now = self._others_committed()
                 if now == seen:
                     continue
                 seen = now
