@@ -89,6 +89,12 @@ class Hub:
             w._offer(version)
 
     def publish_threadsafe(self, game_id: str, version: int) -> None:
+        with self._lock:
+            known = self._known.get(game_id)
+        if known is None or version <= known:
+            # Nobody here watches the game, or it is old news: most often this process's own
+            # commit, which PostgreSQL's NOTIFY brings back to it. The loop is not woken.
+            return
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self.publish, game_id, version)

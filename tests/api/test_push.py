@@ -1,0 +1,89 @@
+"""The push seam's hub (``scopone.web.push``): a watch learns the newest version of its game,
+never an old one twice; a game nobody watches is forgotten; the store's listener thread wakes
+the event loop only for news (PostgreSQL's NOTIFY brings every process its own commits too)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from scopone.web.push import Hub
+
+from .aio import run_alone
+
+
+def test_a_watch_learns_the_newest_version_and_old_news_is_ignored() -> None:
+    async def scenario() -> list[Any]:
+        hub = Hub()
+        seen = []
+        async with hub.watch("g", 3) as w:
+            seen.append(await w.changed(0.01))  # nothing newer than 3 yet
+            hub.publish("g", 2)  # old news
+            seen.append(await w.changed(0.01))
+            hub.publish("g", 4)
+            hub.publish("g", 6)  # two quick versions: the newest one wakes it once
+            seen.append((await w.changed(0.01), w.version))
+            seen.append(await w.changed(0.01))
+        return seen
+
+    assert run_alone(scenario()) == [False, False, (True, 6), False]
+
+
+def test_a_watch_opened_later_learns_what_is_known_and_an_unwatched_game_is_forgotten() -> None:
+    async def scenario() -> tuple[bool, int, bool, dict[str, int]]:
+        hub = Hub()
+        async with hub.watch("g", 1) as first:
+            hub.publish("g", 5)
+            async with hub.watch("g", 2) as second:  # it saw 2; 5 is already known here
+                woke = await second.changed(0.01)
+            await first.changed(0.01)
+        hub.publish("g", 9)  # nobody watches: nothing is kept
+        async with hub.watch("g", 7) as third:
+            woke_third = await third.changed(0.01)
+        return woke, second.version, woke_third, hub.watched()
+
+    woke, version, woke_third, watched = run_alone(scenario())
+    assert (woke, version) == (True, 5)
+    assert woke_third is False  # 9 was not kept for a game nobody watched
+    assert watched == {}
+
+
+class _Loop:
+    """Stands for the event loop: records what the listener's thread asks it to run."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def is_closed(self) -> bool:
+        return False
+
+    def call_soon_threadsafe(self, *call: Any) -> None:
+        self.calls.append(call)
+
+
+def test_the_listener_wakes_the_loop_only_for_news_of_a_watched_game() -> None:
+    async def scenario() -> list[tuple[Any, ...]]:
+        hub = Hub()
+        async with hub.watch("g", 4):
+            loop = _Loop()
+            hub.bind(loop)  # type: ignore[arg-type]  # the loop's stand-in
+            hub.publish_threadsafe("g", 4)  # this process's own commit, come back
+            hub.publish_threadsafe("g", 3)  # older still
+            hub.publish_threadsafe("other", 8)  # a game nobody here watches
+            hub.publish_threadsafe("g", 5)  # news: another process's commit
+            return loop.calls
+
+    calls = run_alone(scenario())
+    assert [args for _, *args in calls] == [["g", 5]]
+
+
+def test_news_from_another_thread_wakes_the_watch() -> None:
+    async def scenario() -> tuple[bool, int]:
+        hub = Hub()
+        async with hub.watch("g", 1) as w:
+            threading.Thread(target=hub.publish_threadsafe, args=("g", 2)).start()
+            woke = await w.changed(5.0)  # a guard, not a measure
+            return woke, w.version
+
+    assert run_alone(scenario()) == (True, 2)
+
