@@ -99,6 +99,11 @@ class Hub:
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self.publish, game_id, version)
 
+    def heard(self, game_id: str) -> int | None:
+        """The newest version of a watched game heard of here; None if nobody here watches it."""
+        with self._lock:
+            return self._known.get(game_id)
+
     def watched(self) -> dict[str, int]:
         """The watched games with the newest version known here (for a listener's resync)."""
         with self._lock:

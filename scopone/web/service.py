@@ -167,6 +167,17 @@ class GameService:
             return rec
         return self.store.load(game_id)
 
+    def newest(self, game_id: str) -> GameRecord | None:
+        """``peek`` for those who follow the game's news on the hub (the server's driver and
+        the page's stream, each with a watch open): the hot record, without asking the store,
+        when it is the newest version the hub has heard of. A newer one stored by another
+        process is then at most the store listener's delay away, and its notice wakes them to
+        look again; a card the driver plays on the older one is not stored (the version)."""
+        rec = self._hot.get(game_id)
+        if rec is not None and self.hub.heard(game_id) == rec.version:
+            return rec
+        return self.peek(game_id)
+
     def forget(self, game_id: str) -> None:
         """The game was stored by other means (the coach's counts): load it next time."""
         self._take(game_id)

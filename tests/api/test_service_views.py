@@ -159,3 +159,46 @@ def test_a_followed_games_views_are_built_once_a_version(
 
     sent = run_alone(scenario())
     assert built == sent  # each version once, in order
+
+
+def test_the_followers_of_a_game_read_its_newest_version_without_asking_the_store(
+        tmp_path: Path) -> None:
+    """``newest`` (the server's driver and the page's stream, with a watch open): this
+    process's own last commit is read from memory, a version another process stored is read
+    from the store as soon as the hub hears of it, and a game nobody here watches is always
+    read from the store."""
+
+    async def scenario() -> None:
+        async with service(tmp_path) as games:
+            view = games.create(GameCreate(level="easy"))
+            asked: list[str] = []
+            real_version = games.store.version
+
+            def version(game_id: str) -> int | None:
+                asked.append(game_id)
+                return real_version(game_id)
+
+            games.store.version = version  # type: ignore[method-assign]
+            gid = view.id
+            assert games.newest(gid) is games.peek(gid)  # nobody watches: the store is asked
+            assert len(asked) == 2
+            async with games.hub.watch(gid, -1):
+                view = await step(games, view)  # stored here, announced on the hub
+                asked.clear()
+                rec = games.newest(gid)
+                assert rec is not None and rec.version == view.version
+                assert asked == []
+                other = games.store.load(gid)  # another process stores the next version
+                assert other is not None
+                r = other.match.round
+                r.play(r.legal_moves()[0], seat=r.turn)
+                old, old_updated = other.version, other.updated
+                other.version += 1
+                other.updated += 1.0
+                assert games.store.update(other, old, old_updated)
+                games.hub.publish(gid, other.version)  # what its listener does
+                rec = games.newest(gid)
+                assert rec is not None and rec.version == view.version + 1
+                assert len(rec.match.round.history or []) == len(view.history) + 1
+
+    run_alone(scenario())

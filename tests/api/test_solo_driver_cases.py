@@ -69,6 +69,9 @@ class Sim:
         self.changes.append((game_id, version, self.now))
         self.newest[game_id] = max(version, self.newest.get(game_id, -1))
 
+    def heard(self, game_id: str) -> int | None:
+        return self.newest.get(game_id)
+
     @asynccontextmanager
     async def watch(self, game_id: str, version: int) -> AsyncIterator[SimWatch]:
         self.watched.append(game_id)
