@@ -101,7 +101,7 @@ class Driver:
 
     async def _play(self, game_id: str, version: int, seat: int) -> None:
         """Decides for ``seat`` at ``version`` and stores the card if nothing changed since."""
-        rec = self.tables.store.load(game_id)
+        rec = self.tables.record(game_id, version)  # read only: a cached copy will do
         if rec is None or rec.version != version:
             return
         move = await self.games.decide(rec, seat)  # off the loop for Hard
