@@ -48,7 +48,10 @@ class Hub:
     def __init__(self) -> None:
         self._watches: dict[str, set[Watch]] = {}
         self._known: dict[str, int] = {}
-        self._lock = threading.Lock()  # guards _known, read by the listener's thread
+        # The newest version published while the game was watched here (``heard``): unlike
+        # ``_known``, never a version a watcher only said it had seen.
+        self._heard: dict[str, int] = {}
+        self._lock = threading.Lock()  # guards _known and _heard, read by other threads
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -75,6 +78,7 @@ class Hub:
                     del self._watches[game_id]
                     with self._lock:
                         self._known.pop(game_id, None)
+                        self._heard.pop(game_id, None)
 
     def publish(self, game_id: str, version: int) -> None:
         """Game ``game_id`` is committed at ``version`` (duplicates and old news are ignored)."""
@@ -85,6 +89,7 @@ class Hub:
             if version <= self._known.get(game_id, -1):
                 return
             self._known[game_id] = version
+            self._heard[game_id] = version
         for w in watches:
             w._offer(version)
 
@@ -100,9 +105,11 @@ class Hub:
             loop.call_soon_threadsafe(self.publish, game_id, version)
 
     def heard(self, game_id: str) -> int | None:
-        """The newest version of a watched game heard of here; None if nobody here watches it."""
+        """The newest version of the game committed (here, or by another process and told by
+        the store's listener) since this process began to watch it; None if nobody here
+        watches it, or nothing was committed since. Any later commit is on its way here."""
         with self._lock:
-            return self._known.get(game_id)
+            return self._heard.get(game_id)
 
     def watched(self) -> dict[str, int]:
         """The watched games with the newest version known here (for a listener's resync)."""

@@ -170,9 +170,10 @@ class GameService:
     def newest(self, game_id: str) -> GameRecord | None:
         """``peek`` for those who follow the game's news on the hub (the server's driver and
         the page's stream, each with a watch open): the hot record, without asking the store,
-        when it is the newest version the hub has heard of. A newer one stored by another
-        process is then at most the store listener's delay away, and its notice wakes them to
-        look again; a card the driver plays on the older one is not stored (the version)."""
+        when it is the newest version committed since this process began to watch the game
+        (``Hub.heard``). A newer one stored by another process is then at most the store
+        listener's delay away, and its notice wakes them to look again; a card the driver
+        plays on the older one is not stored (the version)."""
         rec = self._hot.get(game_id)
         if rec is not None and self.hub.heard(game_id) == rec.version:
             return rec

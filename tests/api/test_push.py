@@ -87,3 +87,21 @@ def test_news_from_another_thread_wakes_the_watch() -> None:
 
     assert run_alone(scenario()) == (True, 2)
 
+
+
+def test_only_a_version_committed_while_watched_is_heard() -> None:
+    """``heard`` is what the hub was told while the game was watched, never the version a
+    watcher only says it has seen: a copy of that version may be older than the store."""
+
+    async def scenario() -> list[int | None]:
+        hub = Hub()
+        seen: list[int | None] = []
+        hub.publish("g", 3)  # nobody watches
+        async with hub.watch("g", 5):
+            seen.append(hub.heard("g"))  # only said to be seen
+            hub.publish("g", 6)
+            seen.append(hub.heard("g"))
+        seen.append(hub.heard("g"))  # nobody watches any more
+        return seen
+
+    assert run_alone(scenario()) == [None, 6, None]

@@ -202,3 +202,38 @@ def test_the_followers_of_a_game_read_its_newest_version_without_asking_the_stor
                 assert len(rec.match.round.history or []) == len(view.history) + 1
 
     run_alone(scenario())
+
+
+def test_a_page_back_on_a_process_whose_copy_is_old_gets_the_stored_game(
+        tmp_path: Path) -> None:
+    """This process stored version N and then nobody here followed the game; another process
+    played on to N + 2, which the page did not see (its connection dropped). Its stream comes
+    back here having seen N: the store is asked, not the old copy trusted, and the stream sends
+    N + 2 at once."""
+
+    async def scenario() -> tuple[int, bytes]:
+        async with service(tmp_path) as games:
+            view = games.create(GameCreate(level="easy"))
+            async with games.hub.watch(view.id, -1):
+                view = await step(games, view)  # N, stored and kept here
+            other = games.store.load(view.id)  # the other process, nobody watching here
+            assert other is not None
+            for _ in range(2):
+                r = other.match.round
+                if r.is_over:
+                    other.match.next_round()
+                else:
+                    r.play(r.legal_moves()[0], seat=r.turn)
+                old, old_updated = other.version, other.updated
+                other.version += 1
+                other.updated += 1.0
+                assert games.store.update(other, old, old_updated)
+            async with games.hub.watch(view.id, view.version):
+                rec = games.newest(view.id)
+                assert rec is not None
+            event = await first_event(games, view.id, view.version)
+            return rec.version - view.version, event
+
+    ahead, event = run_alone(scenario())
+    assert ahead == 2
+    assert event.startswith(b"id: ")  # sent at once, not after news that never comes
