@@ -121,7 +121,7 @@ async def solo_events(games: GameService, driver: SoloDriver, game_id: str, spee
                         return  # swept away
                     if rec.version > sent:
                         yield (f"id: {rec.version}\nevent: game\n"
-                               f"data: {games.view(rec).model_dump_json()}\n\n").encode()
+                               f"data: {games.view_json(rec)}\n\n").encode()
                         sent = rec.version
                 newer = await watch.changed(min(PING_SECONDS, left))
                 if not newer and left > PING_SECONDS:
