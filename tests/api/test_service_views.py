@@ -45,6 +45,24 @@ def stored_view(games: GameService, game_id: str) -> GameView:
     return game_view(rec)
 
 
+def store_elsewhere(games: GameService, game_id: str, cards: int = 1) -> GameRecord:
+    """Another process plays the next ``cards`` (dealing the next round if one ends) and
+    stores each on the same file, as its own version; this process is not told."""
+    other = games.store.load(game_id)
+    assert other is not None
+    for _ in range(cards):
+        r = other.match.round
+        if r.is_over:
+            other.match.next_round()
+        else:
+            r.play(r.legal_moves()[0], seat=r.turn)
+        old, old_updated = other.version, other.updated
+        other.version += 1
+        other.updated += 1.0
+        assert games.store.update(other, old, old_updated)
+    return other
+
+
 async def step(games: GameService, view: GameView) -> GameView:
     """The game's next change, through the service as the API (or the server's driver)
     makes it."""
@@ -101,14 +119,7 @@ def test_a_change_stored_by_another_process_is_what_the_next_read_shows(
             hot = games.peek(view.id)
             assert hot is not None
             assert games.view_json(hot) is games.view_json(hot)  # kept, made once
-            other = games.store.load(view.id)  # the other process's copy
-            assert other is not None
-            r = other.match.round
-            r.play(r.legal_moves()[0], seat=r.turn)
-            old, old_updated = other.version, other.updated
-            other.version += 1
-            other.updated += 1.0
-            assert games.store.update(other, old, old_updated)
+            store_elsewhere(games, view.id)
             now = games.get(view.id)
             assert now.version == view.version + 1
             assert now == stored_view(games, view.id)
@@ -194,14 +205,7 @@ def test_the_followers_of_a_game_read_its_newest_version_without_asking_the_stor
                 rec = games.newest(gid)
                 assert rec is not None and rec.version == view.version
                 assert asked == []
-                other = games.store.load(gid)  # another process stores the next version
-                assert other is not None
-                r = other.match.round
-                r.play(r.legal_moves()[0], seat=r.turn)
-                old, old_updated = other.version, other.updated
-                other.version += 1
-                other.updated += 1.0
-                assert games.store.update(other, old, old_updated)
+                other = store_elsewhere(games, gid)
                 games.hub.publish(gid, other.version)  # what its listener does
                 rec = games.newest(gid)
                 assert rec is not None and rec.version == view.version + 1
@@ -222,18 +226,7 @@ def test_a_page_back_on_a_process_whose_copy_is_old_gets_the_stored_game(
             view = games.create(GameCreate(level="easy"))
             async with games.hub.watch(view.id, -1):
                 view = await step(games, view)  # N, stored and kept here
-            other = games.store.load(view.id)  # the other process, nobody watching here
-            assert other is not None
-            for _ in range(2):
-                r = other.match.round
-                if r.is_over:
-                    other.match.next_round()
-                else:
-                    r.play(r.legal_moves()[0], seat=r.turn)
-                old, old_updated = other.version, other.updated
-                other.version += 1
-                other.updated += 1.0
-                assert games.store.update(other, old, old_updated)
+            store_elsewhere(games, view.id, cards=2)  # nobody watching here
             async with games.hub.watch(view.id, view.version):
                 rec = games.newest(view.id)
                 assert rec is not None

@@ -4,11 +4,9 @@ as the model's own odds of the plays it made."""
 from __future__ import annotations
 
 import math
-import random
 
 from scopone import Move, Round, SeatView
 from scopone.engine.cards import ALL_MASK, BIT, mask_of, parse_cards
-from scopone.players import heuristics, playout
 from scopone.players.heuristics import WORTH, mask_worth
 from scopone.players.likelihood import (
     _Seen,
@@ -17,9 +15,8 @@ from scopone.players.likelihood import (
     seat_loglik,
     typed_loglik,
 )
-from scopone.players.playout import policy_pair
 
-from .helpers import card, position, random_positions
+from .helpers import card, position
 
 
 def _mask(codes: str) -> int:
@@ -112,23 +109,3 @@ def test_a_sweep_is_worth_a_scopa_except_with_the_rounds_last_card() -> None:
     ((_, _, v),) = policy_values(hand, table, others, 0, 0, True)
     assert math.isclose(v, worth)
 
-
-def test_the_policy_plays_the_move_its_scores_rank_first_in_many_positions() -> None:
-    # ``policy_pair`` keeps its own copy of ``policy_values``'s judgement (for speed): over
-    # many positions, close calls included, the two never disagree. The memos the policy reads
-    # only save time: emptied first (other tests fill them), nothing changes.
-    playout._OPTIONS.clear()
-    heuristics._MASK_RANKS.clear()
-    heuristics._MASK_WORTH.clear()
-    rng = random.Random(5)
-    for r in random_positions(3000, seed=77):
-        seat = r.turn
-        own = 0
-        for c in r.hands[seat]:
-            own |= BIT[c]
-        others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table_mask | own)
-        values = policy_values(own, r.table_mask, others, len(r.hands[(seat + 1) & 3]),
-                               len(r.hands[(seat + 3) & 3]), r.plays_left == 1)
-        chosen = policy_pair(r, 0.0, rng)
-        best = max(v for _, _, v in values)
-        assert next(v for c, m, v in values if (c, m) == chosen) == best, r
