@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from scopone import Move, Round, SeatView
+import pytest
+
+from scopone import Move, Round, Rules, SeatView
 from scopone.engine.cards import BIT
 from scopone.players.inference import (
     FLOOR,
@@ -198,3 +200,34 @@ def test_the_best_capture_on_offer_tells_little() -> None:
     _play(r, "10D:2C 3D 5B")
     weights = card_weights(SeatView.of(r, 0))
     assert min(weights[2]) >= 0.5
+
+
+def _turned(seed: int, by: int) -> tuple[Round, Round]:
+    """A round part-played at random, and the same deal and plays with every seat moved on
+    by ``by`` places (each hand to the seat ``by`` after, the dealer too)."""
+    rng = random.Random(seed)
+    r = Round.deal(Rules(), rng.randrange(4), rng)
+    hands = [r.hand(s) for s in range(4)]
+    turned = Round.from_deal([hands[(s - by) % 4] for s in range(4)], r.table_cards,
+                             dealer=(r.dealer + by) % 4)
+    for _ in range(rng.randrange(4, 38)):
+        move = rng.choice(r.legal_moves())
+        r.play(move)
+        turned.play(move)
+    return r, turned
+
+
+@pytest.mark.parametrize("by", [1, 2, 3])
+def test_the_reading_does_not_depend_on_which_seat_reads(by: int) -> None:
+    # Reading is about what each seat did, not about its number: moving every seat on by the
+    # same places moves the voids and weights with them, whichever seat reads (the code keeps
+    # per-seat tables; a slip between seat numbers shows here, not with seat 0 reading alone).
+    for seed in range(40):
+        r, turned = _turned(seed, by)
+        for reader in range(4):
+            view, turned_view = SeatView.of(r, reader), SeatView.of(turned, (reader + by) % 4)
+            voids, turned_voids = rank_voids(view), rank_voids(turned_view)
+            weights, turned_weights = card_weights(view), card_weights(turned_view)
+            for s in range(4):
+                assert turned_voids[(s + by) % 4] == voids[s], (seed, reader, s)
+                assert turned_weights[(s + by) % 4] == weights[s], (seed, reader, s)
