@@ -88,7 +88,6 @@ def test_news_from_another_thread_wakes_the_watch() -> None:
     assert run_alone(scenario()) == (True, 2)
 
 
-
 def test_only_a_version_committed_while_watched_is_heard() -> None:
     """``heard`` is what the hub was told while the game was watched, never the version a
     watcher only says it has seen: a copy of that version may be older than the store."""

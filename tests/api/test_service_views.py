@@ -1,11 +1,12 @@
-"""Seat 0's view of a game played alone is built once a version (``GameService.view``, kept as
-the JSON the stream sends: ``view_json``) and is
-always the stored game's: the memo must never outlive the record it was built from, whether
-this process changed the game, another process did, or the coach stored a count.
+"""Seat 0's view of a game played alone is built once a version and kept as the JSON the
+page's stream sends (``GameService.view``, ``view_json``); the driver and the stream read this
+process's own last commit from memory (``GameService.newest``). Both must always give the stored
+game: nothing kept may outlive the record it came from, whether this process changed the game,
+another process did, or the coach stored a count.
 
-Why the memo exists: a move (a person's, or the server's own computer card) answers with the
-view that the page's stream sends again a moment later. Building it twice was a tenth of the
-server's CPU a card."""
+Why: a move (a person's, or the server's own computer card) answers with the view that the
+page's stream sends again a moment later, and building it twice was a tenth of the server's CPU
+a card; on PostgreSQL, asking the store for the version at every read was a seventh."""
 
 from __future__ import annotations
 
