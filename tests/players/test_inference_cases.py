@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from scopone import Move, Round, Rules, SeatView
-from scopone.engine.cards import BIT
+from scopone.engine.cards import BIT, mask_of
 from scopone.players.inference import (
     FLOOR,
     _public_score,
@@ -18,6 +18,7 @@ from scopone.players.inference import (
     sample_with_voids,
     weighted_sampler,
 )
+from scopone.players.likelihood import _seen_plays, seat_loglik
 from scopone.players.normal import move_score
 
 from .helpers import card, position, random_positions
@@ -220,14 +221,23 @@ def _turned(seed: int, by: int) -> tuple[Round, Round]:
 @pytest.mark.parametrize("by", [1, 2, 3])
 def test_the_reading_does_not_depend_on_which_seat_reads(by: int) -> None:
     # Reading is about what each seat did, not about its number: moving every seat on by the
-    # same places moves the voids and weights with them, whichever seat reads (the code keeps
-    # per-seat tables; a slip between seat numbers shows here, not with seat 0 reading alone).
+    # same places moves the voids, the weights and each seat's likelihood with its true hand
+    # along, whichever seat reads. A seat number written into the code (seat 0 where the reader
+    # was meant, say) shows here, not with seat 0 reading alone, as every other test reads.
     for seed in range(40):
         r, turned = _turned(seed, by)
         for reader in range(4):
             view, turned_view = SeatView.of(r, reader), SeatView.of(turned, (reader + by) % 4)
             voids, turned_voids = rank_voids(view), rank_voids(turned_view)
             weights, turned_weights = card_weights(view), card_weights(turned_view)
+            rows, turned_rows = _seen_plays(view), _seen_plays(turned_view)
             for s in range(4):
-                assert turned_voids[(s + by) % 4] == voids[s], (seed, reader, s)
-                assert turned_weights[(s + by) % 4] == weights[s], (seed, reader, s)
+                t = (s + by) % 4
+                assert turned_voids[t] == voids[s], (seed, reader, s)
+                assert turned_weights[t] == weights[s], (seed, reader, s)
+                likely = seat_loglik([p for p in rows if p.seat == s], mask_of(r.hand(s)),
+                                     view.hand_counts, 2.0)
+                turned_likely = seat_loglik([p for p in turned_rows if p.seat == t],
+                                            mask_of(turned.hand(t)), turned_view.hand_counts,
+                                            2.0)
+                assert turned_likely == likely, (seed, reader, s)

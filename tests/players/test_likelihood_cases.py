@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-import pytest
-
 from scopone import Move, Round, SeatView
 from scopone.engine.cards import ALL_MASK, BIT, mask_of, parse_cards
 from scopone.players.heuristics import WORTH, mask_worth
@@ -19,7 +17,6 @@ from scopone.players.likelihood import (
 )
 
 from .helpers import card, position
-from .test_inference_cases import _turned
 
 
 def _mask(codes: str) -> int:
@@ -113,21 +110,3 @@ def test_a_sweep_is_worth_a_scopa_except_with_the_rounds_last_card() -> None:
     assert math.isclose(v, worth)
 
 
-
-@pytest.mark.parametrize("by", [1, 2, 3])
-def test_the_likelihood_does_not_depend_on_which_seat_reads(by: int) -> None:
-    # As the voids and weights (test_inference_cases): every seat moved on by the same places,
-    # each seat's plays are as likely with its true hand, whichever seat reads. A seat number
-    # written into the code (seat 0 where the reader was meant, say) shows here.
-    for seed in range(30):
-        r, turned = _turned(seed, by)
-        for reader in range(4):
-            view, turned_view = SeatView.of(r, reader), SeatView.of(turned, (reader + by) % 4)
-            rows, turned_rows = _seen_plays(view), _seen_plays(turned_view)
-            for s in range(4):
-                t = (s + by) % 4
-                mine = seat_loglik([p for p in rows if p.seat == s], mask_of(r.hand(s)),
-                                   view.hand_counts, 2.0)
-                theirs = seat_loglik([p for p in turned_rows if p.seat == t],
-                                     mask_of(turned.hand(t)), turned_view.hand_counts, 2.0)
-                assert theirs == mine, (seed, reader, s)
