@@ -146,13 +146,11 @@ class GameService:
 
     def view_json(self, rec: GameRecord) -> str:
         """``view(rec)`` as JSON (what the page's stream sends); of a hot record made once."""
-        hot = self._hot.get(rec.id) is rec
-        text = self._views.get(rec.id) if hot else None
-        if text is None:
-            text = game_view(rec).model_dump_json()
-            if hot:
-                self._views[rec.id] = text
-        return text
+        if self._hot.get(rec.id) is not rec:
+            return game_view(rec).model_dump_json()
+        if rec.id not in self._views:
+            self.view(rec)  # which keeps it
+        return self._views[rec.id]
 
     async def decide(self, rec: GameRecord, seat: int) -> Move:
         """The computer's card for ``seat`` at the game's level, from that seat's view only."""

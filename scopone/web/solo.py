@@ -113,7 +113,7 @@ async def solo_events(games: GameService, driver: SoloDriver, game_id: str, spee
         async with games.hub.watch(game_id, after) as watch:
             sent = after
             end = time.monotonic() + max_seconds
-            newer = True  # the first look is at the store
+            newer = True  # the first look is at once, not at the next news
             while (left := end - time.monotonic()) > 0:
                 if newer:
                     rec = games.newest(game_id)

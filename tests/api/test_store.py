@@ -153,6 +153,16 @@ class _Heard:
             self.watched[gid] = max(version, self.watched.get(gid, 0))
             self._cond.notify_all()
 
+    @classmethod
+    def listening(cls, writer: Store, reader: Store) -> tuple[GameRecord, _Heard]:
+        """A new game stored by ``writer``, watched at version 0 by ``reader``'s listener."""
+        rec = _record()
+        writer.insert(rec)
+        heard = cls()
+        heard.watched[rec.id] = 0
+        reader.listen(heard, lambda: dict(heard.watched))
+        return rec, heard
+
     def wait_for(self, note: tuple[str, int]) -> bool:
         with self._cond:
             return self._cond.wait_for(lambda: note in self.notes, timeout=WAIT)
@@ -163,11 +173,7 @@ def test_another_process_hears_of_every_committed_change(store_url: str) -> None
     listener reports (ids and versions only)."""
     writer, reader = open_store(store_url), open_store(store_url)
     try:
-        rec = _record()
-        writer.insert(rec)
-        heard = _Heard()
-        heard.watched[rec.id] = 0
-        reader.listen(heard, lambda: dict(heard.watched))
+        rec, heard = _Heard.listening(writer, reader)
         time.sleep(0.3)  # the listener is up (LISTEN issued) before the change
         for v in (1, 2):
             rec.version = v
@@ -202,11 +208,7 @@ def test_a_process_alone_on_its_sqlite_file_does_not_look_for_changes(
     path = tmp_path / "games.sqlite3"
     alone = open_store(path)
     try:
-        rec = _record()
-        alone.insert(rec)
-        heard = _Heard()
-        heard.watched[rec.id] = 0
-        alone.listen(heard, lambda: dict(heard.watched))
+        rec, heard = _Heard.listening(alone, alone)
 
         def looks() -> int:
             return sum("PRAGMA data_version" in sql for sql in statements)
@@ -240,11 +242,7 @@ def test_the_postgresql_listener_reconnects_and_catches_up(pg_url: str) -> None:
 
     writer, reader = open_store(pg_url), open_store(pg_url)
     try:
-        rec = _record()
-        writer.insert(rec)
-        heard = _Heard()
-        heard.watched[rec.id] = 0
-        reader.listen(heard, lambda: dict(heard.watched))
+        rec, heard = _Heard.listening(writer, reader)
         time.sleep(0.3)
         with psycopg.connect(pg_url, autocommit=True) as admin:
             killed = admin.execute(
