@@ -118,5 +118,5 @@ class Driver:
             table["turn_since"] = now
             table["game_version"] = rec.version + 1  # what commit makes it
             table["lease"] = {"owner": self.owner, "since": now}
-            if self.tables.commit(rec, card_played=True):
+            if self.tables.commit(rec, card_played=True, seats_changed=False):
                 self.cards_played += 1

@@ -70,14 +70,16 @@ class TableService:
         return rec
 
     def commit(self, rec: GameRecord, card_played: bool = False,
-               presence: bool = False) -> bool:
+               seats_changed: bool = True) -> bool:
         """``GameService.commit``, and the record kept for the streams.
 
-        Every change but ``presence`` (a person's browser connecting or going) records the
-        version it makes as ``settled_version``: a version read since then is still current
-        for the host's start or a seat handed over, since only who is connected changed."""
+        A change of the seats (someone sat down, left or came back, a seat handed over, the
+        start) records the version it makes as ``settled_version``, against which the host's
+        start and seat hand-overs are judged. Cards, deals and presence (a browser connecting
+        or going) leave it: the host acts on the seats they see, so their click is not refused
+        because a computer played a card or a friend's page connected meanwhile."""
         table = t.table_of(rec)
-        if table is not None and not presence:
+        if table is not None and seats_changed:
             table["settled_version"] = rec.version + 1  # what commit makes it
         if not self.games.commit(rec, card_played):
             return False
@@ -119,7 +121,8 @@ class TableService:
 
     async def _change(self, code: str, token: str | None, version: int | None,
                       change: Change, *, game_changed: bool = False,
-                      card_played: bool = False) -> TableView:
+                      card_played: bool = False,
+                      seats_changed: bool | None = None) -> TableView:
         """Applies ``change(rec, table, seat)`` for the token's seat and stores it. With a
         ``version``, an older one gets 409. When another process stored the table between the
         load and the write, the change is made again on a fresh copy (where a version that is
@@ -128,9 +131,11 @@ class TableService:
         A change of the game (a card, a deal) is judged against the game's own last change
         (``game_version``), not the table's: a version a person read before someone merely
         connected, left or came back still shows them the game as it is, so their card is not
-        refused as stale. Everything else (the start, seats handed over) wants the table's
-        version, or one read before a mere change of presence (``commit``): a host who starts
-        just as a friend's browser connects starts the table they see, and is not refused."""
+        refused as stale. Everything else (the start, seats handed over) is judged against the
+        last change of the seats (``commit``): a host who starts just as a friend's browser
+        connects, or hands a seat over while the computers play on, is not refused.
+        ``seats_changed`` says whether this change is one of the seats (by default, every change
+        but the game's)."""
         rec, _ = self.load(code)
         async with self.games.locked(rec.id):
             for _ in range(RETRIES):
@@ -157,7 +162,8 @@ class TableService:
                         # process watching the table would race for the first computer card,
                         # and whichever won would keep it.
                         table["lease"] = {"owner": self.process, "since": table["turn_since"]}
-                if self.commit(rec, card_played):
+                seats = not game_changed if seats_changed is None else seats_changed
+                if self.commit(rec, card_played, seats):
                     self.on_change(rec.id)
                     return self.view(rec, table, seat)
                 # Another process stored the table since it was loaded: the next turn of the
@@ -186,7 +192,9 @@ class TableService:
             t.require_host(table, you)
             t.start(table, time.time())
 
-        return await self._change(code, token, version, change, game_changed=True)
+        # The free seats become computers: a change of the seats as well as the game's.
+        return await self._change(code, token, version, change, game_changed=True,
+                                  seats_changed=True)
 
     async def move(self, code: str, req: TableMoveIn, token: str | None) -> TableView:
         card, capture = parse_move(req.card, req.capture)
@@ -279,7 +287,7 @@ class TableService:
                     s["gone_since"] = time.time()
                 elif s["connected"]:
                     s["gone_since"] = None
-                if self.commit(rec, presence=True):
+                if self.commit(rec, seats_changed=False):
                     self.on_change(rec.id)
                     return
                 await asyncio.sleep(0)

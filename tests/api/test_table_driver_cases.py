@@ -126,6 +126,8 @@ def test_a_computers_card_comes_at_the_pace_and_renews_the_lease_and_the_turns_c
     assert table["lease"] == {"owner": at.driver.owner, "since": played}
     assert table["seats"][1]["away"] is False and table["by_computer"] == []
     assert at.driver.cards_played == 1
+    # A card is the game's change, not the seats': a host's hand-over read before it stands.
+    assert table["game_version"] == rec.version and table["settled_version"] == rec.version - 1
 
 
 def test_cards_due_one_after_another_are_played_by_one_drive(tmp_path: Path, sim: Sim) -> None:

@@ -283,6 +283,38 @@ def test_a_card_read_before_a_change_of_seats_only_is_not_stale(api: Any) -> Non
     _refused(r, 409, "stale version")
 
 
+def test_a_seat_handed_over_on_a_version_read_before_cards_and_deals_is_not_stale(
+        api: Any) -> None:
+    """The cards go on while the host's click travels (the computers play at the table's
+    pace): cards and deals since the version the host read change nothing they judged by, so
+    the seat is handed over. A change of the seats since does make it stale: the host has not
+    seen it."""
+    code, tokens = _table(api, start=True)
+    c = api.client
+    v = _view(api, code)["version"]
+    while (view := _view(api, code))["game"]["status"] != "round_over":
+        turn = view["game"]["turn"]
+        mine = _view(api, code, tokens[turn])["game"]
+        r = c.post(f"/api/tables/{code}/moves", json={"version": view["version"],
+                                                       **mine["legal"][0]},
+                   headers=auth(tokens[turn]))
+        assert r.status_code == 200, r.text
+    r = c.post(f"/api/tables/{code}/next-round", json={"version": view["version"]},
+               headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    assert r.json()["game"]["history"] == [] and r.json()["version"] > v + 40
+    r = c.post(f"/api/tables/{code}/seats/2/computer", json={"version": v},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["seats"][2]["kind"] == "computer", r.text
+    now = r.json()["version"]
+    _refused(c.post(f"/api/tables/{code}/seats/3/computer", json={"version": now - 1},
+                    headers=auth(tokens[0])), 409, "stale version")
+    assert _view(api, code)["seats"][3]["kind"] == "person"
+    r = c.post(f"/api/tables/{code}/seats/3/computer", json={"version": now},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["seats"][3]["kind"] == "computer", r.text
+
+
 def test_the_schemas_name_pattern_says_what_the_code_does() -> None:
     """The OpenAPI document's pattern for a name accepts exactly the names ``clean_name``
     keeps (within the untrimmed bound): a client that follows the schema is never refused."""
