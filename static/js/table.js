@@ -264,9 +264,10 @@ async function act(fn) {
   }
 }
 
-/** The host gives `seat` to the computer. The computers play on meanwhile, so the version the
- * page sent may be a card old by the time it arrives: that 409 carries the table as it is, and
- * while the seat is still that person's the same wish is sent once more on that version. */
+/** The host gives `seat` to the computer. Cards played meanwhile do not make the page's
+ * version stale, a change of the seats does (someone came back, another seat handed over):
+ * that 409 carries the table as it is, and while the seat is still that person's the same
+ * wish is sent once more on that version. */
 async function handToComputer(seat) {
   try {
     receiveMaybe(await tables.toComputer(code, token(), seat, state.table.version));
@@ -416,6 +417,9 @@ function paintTable() {
   renderSummaryExtras(tv);
   renderLastPlays();
   renderHost(tv);
+  // The lobby's note is hidden with the lobby: a seat lost during the match is said here.
+  $('board-note').hidden = !state.notice;
+  $('board-note').textContent = state.notice;
   speakTurn();
   document.body.dataset.status = state.view.status;
 }
