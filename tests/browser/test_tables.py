@@ -540,6 +540,10 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
     bea.page.wait_for_function("() => document.body.dataset.seat === ''")
     bea.page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 0")
     assert bea.page.evaluate("k => localStorage.getItem(k)", f"scopone.seat.{code}") is None
+    # She is told why, on the board (the lobby's note is hidden during the match).
+    bea.page.wait_for_selector("#board-note:visible:text-is("
+                               "'The host gave your seat to the computer: you are watching.')")
+    assert anna.page.locator("#board-note").is_hidden()
 
     # Anna plays the match out (through the API: quick), her page following.
     auth = {"Authorization": f"Bearer {anna_token}"}
@@ -579,6 +583,38 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
     fresh = srv.view(code, anna_token)
     in_sync(anna, fresh["version"])
     assert hand(anna.page) == fresh["game"]["hand"]
+
+
+def test_names_of_twenty_letters_fit_a_phone(tserver: TableServer, people: Any) -> None:
+    """Three names of 20 letters without a space (SPEC §6 allows them) on a phone: the page
+    does not scroll sideways, and every seat's name stays on the screen, none over another.
+    (The partner's name once took the middle columns' whole width at one line, pushing the
+    opponents' names off the screen.)"""
+    srv = tserver
+    names = ["Maximilian_Sebastian", "Alessandra_Benedetta", "AnnaKatharinaWeber99"]
+    r = srv.http.post("/api/tables", json={"name": names[0], "level": "easy"})
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    for seat in (1, 2):
+        r = srv.http.post(f"/api/tables/{code}/seats/{seat}", json={"name": names[seat]})
+        assert r.status_code == 201, r.text
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    anna = people(PHONE, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    anna.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    fit = anna.page.evaluate("""() => {
+      const boxes = [1, 2, 3].map((s) => document.querySelector(`#seat-${s} .seat-name`)
+        .getBoundingClientRect());
+      const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom
+        && b.top < a.bottom;
+      return { wide: document.documentElement.scrollWidth, screen: innerWidth,
+               inside: boxes.every((b) => b.left >= 0 && b.right <= innerWidth),
+               overlap: over(boxes[0], boxes[1]) || over(boxes[1], boxes[2]) };
+    }""")
+    assert fit == {"wide": fit["screen"], "screen": fit["screen"], "inside": True,
+                   "overlap": False}
+    assert names[2] in anna.page.inner_text("#seat-2 .seat-name").replace("\n", "")
 
 
 def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -> None:
