@@ -37,6 +37,7 @@ from .routes_tables import router as tables_router
 from .security import BodyLimit, SecurityHeaders
 from .service import GameService
 from .settings import Settings
+from .shutdown import on_stop_signal
 from .solo import SoloDriver
 from .store import Store, open_store
 from .table import Timing
@@ -111,7 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         _sweep_once(store, settings)
         sweeper = asyncio.create_task(_sweep(store, settings))
         try:
-            yield
+            with on_stop_signal(asyncio.get_running_loop(), hub.close):
+                yield
         finally:
             sweeper.cancel()
             driver.close()

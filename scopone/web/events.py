@@ -127,11 +127,11 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
     if seat is not None:
         await presence.opened(game_id, seat)
     try:
-        async with tables.hub.watch(game_id, after) as watch:
+        async with tables.hub.watch(game_id, after, stream=True) as watch:
             sent = after
             end = time.monotonic() + max_seconds
             known: int | None = None  # first the store's version, then the hub's news
-            while (left := end - time.monotonic()) > 0:
+            while (left := end - time.monotonic()) > 0 and not watch.closed:
                 rec = tables.record(game_id, known)
                 table = t.table_of(rec) if rec is not None else None
                 if rec is None or table is None:

@@ -15,12 +15,15 @@ from contextlib import asynccontextmanager
 
 
 class Watch:
-    """One subscriber's mailbox: the newest version announced, and a flag that it moved."""
+    """One subscriber's mailbox: the newest version announced, and a flag that it moved.
+    A stream's watch is also ``closed`` when the server begins to shut down (``Hub.close``)."""
 
-    __slots__ = ("_event", "version")
+    __slots__ = ("_event", "closed", "stream", "version")
 
-    def __init__(self, version: int) -> None:
+    def __init__(self, version: int, stream: bool = False) -> None:
         self.version = version
+        self.stream = stream
+        self.closed = False
         self._event = asyncio.Event()
 
     def _offer(self, version: int) -> None:
@@ -28,8 +31,15 @@ class Watch:
             self.version = version
             self._event.set()
 
+    def _close(self) -> None:
+        self.closed = True
+        self._event.set()
+
     async def changed(self, timeout: float | None = None) -> bool:
-        """Waits until the version moves past what was last taken; False on timeout."""
+        """Waits until the version moves past what was last taken, or the watch is closed;
+        False on timeout."""
+        if self.closed:
+            return True
         try:
             # A deadline on this task rather than ``wait_for``'s task a wait (3.11): every
             # card wakes a driver and a stream, so this is on the hot path.
@@ -53,17 +63,22 @@ class Hub:
         self._heard: dict[str, int] = {}
         self._lock = threading.Lock()  # guards _known and _heard, read by other threads
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.closing = False
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
 
     @asynccontextmanager
-    async def watch(self, game_id: str, version: int) -> AsyncIterator[Watch]:
+    async def watch(self, game_id: str, version: int,
+                    stream: bool = False) -> AsyncIterator[Watch]:
         """A watch on ``game_id`` for as long as the block runs; ``version`` is the one the
-        watcher has already seen (a later one may already be waiting)."""
+        watcher has already seen (a later one may already be waiting). A ``stream``'s watch
+        (a browser's event stream) is closed by ``close``; a driver's is not."""
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
-        w = Watch(version)
+        w = Watch(version, stream)
+        if stream and self.closing:
+            w._close()
         self._watches.setdefault(game_id, set()).add(w)
         with self._lock:
             known = self._known.setdefault(game_id, version)
@@ -103,6 +118,18 @@ class Hub:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self.publish, game_id, version)
+
+    def close(self) -> None:
+        """The server begins to shut down: every stream's watch is closed, so the streams end
+        now and their browsers reconnect (to this server once it is back, or to another
+        process) and catch up from the last version they saw. Without it the server would
+        wait for each stream's own end, minutes away. Drivers' watches stay open: they end
+        with the app."""
+        self.closing = True
+        for watches in self._watches.values():
+            for w in watches:
+                if w.stream:
+                    w._close()
 
     def heard(self, game_id: str) -> int | None:
         """The newest version of the game committed (here, or by another process and told by

@@ -110,11 +110,11 @@ async def solo_events(games: GameService, driver: SoloDriver, game_id: str, spee
     ``max_seconds`` (then the client reconnects with Last-Event-ID); the computers play
     while it is open."""
     with driver.following(game_id, speed):
-        async with games.hub.watch(game_id, after) as watch:
+        async with games.hub.watch(game_id, after, stream=True) as watch:
             sent = after
             end = time.monotonic() + max_seconds
             newer = True  # the first look is at once, not at the next news
-            while (left := end - time.monotonic()) > 0:
+            while (left := end - time.monotonic()) > 0 and not watch.closed:
                 if newer:
                     rec = games.newest(game_id)
                     if rec is None:

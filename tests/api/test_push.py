@@ -4,10 +4,14 @@ the event loop only for news (PostgreSQL's NOTIFY brings every process its own c
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import signal
 import threading
 from typing import Any
 
 from scopone.web.push import Hub
+from scopone.web.shutdown import on_stop_signal
 
 from .aio import run_alone
 
@@ -104,3 +108,54 @@ def test_only_a_version_committed_while_watched_is_heard() -> None:
         return seen
 
     assert run_alone(scenario()) == [None, 6, None]
+
+
+def test_closing_the_hub_ends_the_streams_watches_and_not_the_drivers() -> None:
+    """``close`` (the server told to stop): a stream's watch wakes and stays closed, as does
+    one opened later; a driver's watch goes on learning versions as before."""
+
+    async def scenario() -> list[Any]:
+        hub = Hub()
+        seen: list[Any] = []
+        async with hub.watch("g", 1, stream=True) as page, hub.watch("g", 1) as driver:
+            waiting = asyncio.ensure_future(page.changed(60))
+            await asyncio.sleep(0)
+            hub.close()
+            seen.append(await asyncio.wait_for(waiting, 5))  # woken at once, not in 60 s
+            seen.append((page.closed, await page.changed(60)))  # and at once ever after
+            seen.append((driver.closed, await driver.changed(0.01)))
+            hub.publish("g", 2)
+            seen.append((await driver.changed(0.01), driver.version))
+            async with hub.watch("h", 0, stream=True) as late:
+                seen.append(late.closed)
+        return seen
+
+    assert run_alone(scenario()) == [True, (True, True), (False, False), (True, 2), True]
+
+
+def test_a_stop_signal_closes_the_hub_then_reaches_the_handler_before_it() -> None:
+    """``on_stop_signal``: SIGTERM and SIGINT (signals reach the main thread only, where this
+    test runs) put the hook on the loop, then call the handler that was there (uvicorn's,
+    which begins the graceful shutdown); after the block that handler is back."""
+    got: list[Any] = []
+
+    def before(sig: int, frame: Any) -> None:
+        got.append(("before", sig))
+
+    loop = asyncio.new_event_loop()
+    saved = {s: signal.signal(s, before) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with on_stop_signal(loop, lambda: got.append("hook")):
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.raise_signal(sig)
+        assert all(signal.getsignal(s) is before for s in (signal.SIGTERM, signal.SIGINT))
+        assert got == [("before", signal.SIGTERM), ("before", signal.SIGINT)]
+        # The hook runs on the loop, run in a thread of its own (see ``run_alone``).
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(loop.run_until_complete, asyncio.sleep(0)).result()
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+        loop.close()
+    assert got[2:] == ["hook", "hook"]
+

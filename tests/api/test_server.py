@@ -39,11 +39,11 @@ def _tagged(tag: str) -> list[int]:
     return found
 
 
-def _serve(db: Path, tag: str) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(db: Path, tag: str, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     env = {**os.environ, "SCOPONE_TEST_TAG": tag}
     proc = subprocess.Popen([sys.executable, "-m", "scopone", "serve", "--port", str(port),
-                             "--db", str(db)], env=env, stdout=subprocess.DEVNULL)
+                             "--db", str(db), *options], env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):  # polling for readiness, not measuring anything
         assert proc.poll() is None, "server exited"
@@ -106,3 +106,39 @@ def test_a_killed_server_loses_nothing_and_leaves_no_workers(tmp_path: Path) -> 
         proc.terminate()
         proc.wait(timeout=30)
     assert _wait_gone(tag) == []  # a clean stop leaves nothing either
+
+
+@pytest.mark.parametrize(("stop", "workers"), [(signal.SIGTERM, 1), (signal.SIGINT, 1),
+                                               (signal.SIGTERM, 2)])
+def test_a_stopped_server_ends_its_event_streams_and_exits(
+        tmp_path: Path, stop: signal.Signals, workers: int) -> None:
+    """Told to stop (a deploy's SIGTERM, Ctrl-C), the server ends the pages' event streams at
+    once, each cleanly (its browser reconnects and catches up), and exits; it used to wait
+    for every stream's own end, minutes away (``events_max_seconds``), and be killed."""
+    tag = uuid.uuid4().hex
+    proc, base = _serve(tmp_path / "games.sqlite3", tag, "--workers", str(workers))
+    try:
+        game = httpx.post(base + "/api/games", json={"level": "easy"}, timeout=T).json()
+        r = httpx.post(base + "/api/tables", json={"name": "Anna"}, timeout=T).json()
+        code, token = r["table"]["code"], r["token"]
+        with contextlib.ExitStack() as open_streams:
+            streams = [open_streams.enter_context(httpx.stream("GET", url, headers=headers,
+                                                               timeout=T))
+                       for url, headers in (
+                           (f"{base}/api/games/{game['id']}/events", {}),
+                           (f"{base}/api/tables/{code}/events",
+                            {"Authorization": f"Bearer {token}"}))]
+            lines = [s.iter_lines() for s in streams]
+            for each in lines:  # each stream is open and has sent its first view
+                assert next(line for line in each if line.startswith("id: "))
+            proc.send_signal(stop)
+            # A guard against waiting for ever, far below the streams' own end (300 s). uvicorn
+            # ends by the signal it was stopped with, once it has shut down.
+            assert proc.wait(timeout=30) in (0, -stop, 128 + stop)
+            for each in lines:
+                list(each)  # ends cleanly: a broken stream would raise here
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert _wait_gone(tag) == []

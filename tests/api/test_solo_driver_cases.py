@@ -57,6 +57,7 @@ class Sim:
         self.newest: dict[str, int] = {}
         self.changes: list[tuple[str, int, float]] = []  # (game, version, when) published
         self.watched: list[str] = []  # the games watched, once for each watch opened
+        self.closing = False  # the hub closed (the server told to stop): streams' watches end
         self.meanwhile: Callable[[float | None], Awaitable[None] | None] = lambda _: None
 
     def time(self) -> float:
@@ -73,17 +74,23 @@ class Sim:
         return self.newest.get(game_id)
 
     @asynccontextmanager
-    async def watch(self, game_id: str, version: int) -> AsyncIterator[SimWatch]:
+    async def watch(self, game_id: str, version: int,
+                    stream: bool = False) -> AsyncIterator[SimWatch]:
         self.watched.append(game_id)
-        yield SimWatch(self, game_id, version)
+        yield SimWatch(self, game_id, version, stream)
 
 
 class SimWatch:
     """``Watch`` on the virtual clock: a version newer than the one last taken (one published
-    before the watch opened, too) ends a wait at once; else the clock moves on by the wait."""
+    before the watch opened, too) ends a wait at once, as does a stream's watch closed; else
+    the clock moves on by the wait."""
 
-    def __init__(self, sim: Sim, game_id: str, version: int) -> None:
-        self.sim, self.game_id, self.version = sim, game_id, version
+    def __init__(self, sim: Sim, game_id: str, version: int, stream: bool) -> None:
+        self.sim, self.game_id, self.version, self.stream = sim, game_id, version, stream
+
+    @property
+    def closed(self) -> bool:
+        return self.stream and self.sim.closing
 
     async def changed(self, timeout: float | None = None) -> bool:
         await asyncio.sleep(0)  # a wait lets the loop run, as a real one does
@@ -94,6 +101,8 @@ class SimWatch:
         happening = sim.meanwhile(timeout)
         if inspect.isawaitable(happening):
             await happening
+        if self.closed:
+            return True
         newest = sim.newest.get(self.game_id, -1)
         if newest > self.version:
             self.version = newest
@@ -350,6 +359,24 @@ def test_a_page_that_saw_the_game_gets_the_next_version_at_once_and_nothing_twic
     chunks, event = run_alone(scenario())
     assert event.startswith(b"id: 1\n")
     assert chunks == [event, PING, PING]
+
+
+def test_a_page_stream_ends_at_once_when_the_server_is_told_to_stop(
+        tmp_path: Path, sim: Sim) -> None:
+    """The hub closed while the page waits for news (``Hub.close``, on SIGTERM): the stream
+    ends then, not at its own end, and the computers stop playing for that page."""
+
+    async def scenario() -> tuple[list[bytes], bytes, Pages]:
+        async with sim_games(tmp_path, sim) as games:
+            rec = _at_computer_turn(games)
+            pages = Pages()
+            sim.meanwhile = lambda _: setattr(sim, "closing", True)
+            chunks = await _stream(games, pages, rec.id, -1, 40.0)
+            return chunks, _event(games, rec.id), pages
+
+    chunks, event, pages = run_alone(scenario())
+    assert chunks == [event] and pages.open == []
+    assert sim.waits == [PING_SECONDS] and sim.now == START
 
 
 def test_the_stream_of_a_game_gone_ends_at_once(tmp_path: Path, sim: Sim) -> None:
