@@ -488,13 +488,14 @@ export function installCoach(getState, options = {}) {
     renderSummaryExtras(view);
   }
 
-  /** A dialog over the game that takes the keys (the review keeps its own, below). */
+  /** A dialog over the game that takes the keys (the review keeps its own, below). The
+   * settings are no dialog: H, C and R close them and open their panel, as their buttons do
+   * (main.js closes them), like every other key of the game's that acts with them open. */
   function dialogOpen() {
     for (const el of document.querySelectorAll('[role="dialog"][aria-modal="true"]')) {
       if (el.id !== 'review' && !el.hidden) return el;
     }
-    const settings = $('settings');
-    return settings && !settings.hidden ? settings : null;
+    return null;
   }
 
   function onKey(event) {

@@ -337,6 +337,12 @@ function onKey(event) {
   else if (key === 'd' || key === 'D') cycleDesign();
   else {
     if (key === 'Escape') state.settingsOpen = false;
+    // H, C and R open the coach's panels (coach.js), which the settings would lie over: the
+    // keys close the settings as the panels' buttons do.
+    if (state.settingsOpen && /^[hcr]$/i.test(key)) {
+      state.settingsOpen = false;
+      renderNow();
+    }
     handKey(state, hands, event);
     return;
   }

@@ -501,27 +501,36 @@ def test_the_friends_dialog_keeps_the_keyboard(open_page: Callable[..., Any],
     assert (view["version"], view["level"]) == (0, "easy")
 
 
-def test_the_settings_keep_the_coach_keys(open_page: Callable[..., Any],
-                                          server: Server) -> None:
-    """With the settings open, C and H open nothing under them; Esc closes the settings only.
-    The coach's buttons, clicked, close the settings and open their panel in view."""
+def test_the_coach_keys_close_the_settings_as_the_coach_buttons_do(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """With the settings open, C (and H, R) closes them and opens its panel in view, as the
+    coach's buttons do, clicked; every other key of the game acts with the settings open too.
+    (C and H once did nothing there while 1-0, N, L and D acted: a keyboard player could not
+    tell why.) Esc closes the settings only."""
     page, gid = scripted(open_page, server)
     page.wait_for_selector("#hand.playable")
     page.click("#btn-settings")
     assert page.is_visible("#settings")
-    page.keyboard.press("c")
-    page.keyboard.press("h")
-    assert page.is_hidden("#seen-panel") and page.is_hidden("#coach-hint")
     page.keyboard.press("Escape")
     page.wait_for_selector("#settings", state="hidden")
     assert page.is_hidden("#seen-panel") and page.is_hidden("#coach-hint")
+    page.click("#btn-settings")
+    assert page.is_visible("#settings")
     with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
         page.keyboard.press("c")
     page.wait_for_selector("#seen-panel .seen-card")
+    assert page.is_hidden("#settings")
     assert [r for r in page.watch.requests if r.endswith(("/hint", "/cards-seen"))] == [
         f"POST /api/games/{gid}/cards-seen"]
     page.keyboard.press("c")
     page.wait_for_selector("#seen-panel", state="hidden")
+    page.click("#btn-settings")
+    with page.expect_response(lambda r: r.url.endswith("/hint")):
+        page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint:visible")
+    assert page.is_hidden("#settings")
+    page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint", state="hidden")
     page.click("#btn-settings")
     assert page.is_visible("#settings")
     page.click("#btn-seen")
