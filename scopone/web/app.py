@@ -176,6 +176,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow = routes.methods(request.scope["path"])
             allow += ["HEAD"] if "GET" in allow else []
             exc = HTTPException(405, exc.detail, headers={"Allow": ", ".join(allow)})
+        if exc.status_code == 404 and _wants_page(request):
+            return pages.not_found(request)
         return await http_exception_handler(request, exc)  # 404 and 405 from the router
 
     # Outermost last. Innermost: HEAD served as GET (the outer layers still see HEAD).
@@ -186,6 +188,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Outside even the headers, so every answer is counted, the 413s and 500s included.
     app.add_middleware(MetricsMiddleware, metrics=app.state.metrics, routes=routes)
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser come to an address (it asks for HTML first), not a script or the API's client:
+    those get the API's JSON 404."""
+    path = request.scope["path"]
+    if path.startswith(("/api/", STATIC_URL + "/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def app_from_env() -> FastAPI:

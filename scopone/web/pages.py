@@ -69,6 +69,18 @@ for _lang in LANGS:
                          response_class=HTMLResponse)
 
 
+def not_found(request: Request) -> HTMLResponse:
+    """A person's 404: an address typed wrong, a link cut short (``/t/`` without its code), in
+    the browser's language, with the way to the game and the rules. The API's 404s stay JSON."""
+    lang = best_lang(request.headers.get("accept-language"))
+    t = SITE[lang]
+    response = _page(request, "not_found.html", lang, title=t["missing_title"],
+                     description=t["game_description"],
+                     switch=[(code, f"/?lang={code}") for code in LANGS], current=None)
+    response.status_code = 404
+    return response
+
+
 @router.get("/manifest.webmanifest")
 async def manifest() -> JSONResponse:
     """What a phone needs to put the game on its home screen."""

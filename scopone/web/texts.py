@@ -55,6 +55,8 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "best_cards": "Best card of each suit",
         "score_caption": "The example round's points, category by category",
         "footer": "Scopone Scientifico – a free card game, no sign-up. Made without trackers.",
+        "missing_title": "Page not found",
+        "missing_text": "There is no page at this address. The game and its rules are here:",
     },
     "it": {
         "game_title": "Scopone Scientifico – gioca online al gioco di carte italiano",
@@ -87,6 +89,9 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "score_caption": "I punti della mano d'esempio, voce per voce",
         "footer": "Scopone Scientifico – gioco di carte gratuito, senza registrazione. "
                   "Nessun tracciamento.",
+        "missing_title": "Pagina non trovata",
+        "missing_text": "A questo indirizzo non c'è nessuna pagina. Il gioco e le sue regole "
+                        "sono qui:",
     },
     "de": {
         "game_title": "Scopone Scientifico – das italienische Kartenspiel online spielen",
@@ -120,6 +125,9 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "score_caption": "Die Punkte der Beispielrunde, Wertung für Wertung",
         "footer": "Scopone Scientifico – ein kostenloses Kartenspiel ohne Anmeldung. "
                   "Ohne Tracker.",
+        "missing_title": "Seite nicht gefunden",
+        "missing_text": "Unter dieser Adresse gibt es keine Seite. Das Spiel und seine Regeln "
+                        "sind hier:",
     },
 }
 

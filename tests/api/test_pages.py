@@ -3,6 +3,7 @@ description, hreflang alternates, manifest), and the worked example equal to the
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -322,3 +323,32 @@ def test_robots_and_the_pages_are_not_in_the_api_document(client: TestClient) ->
     assert "Disallow: /api/" in client.get("/robots.txt").text
     paths = client.get("/openapi.json").json()["paths"]
     assert not {"/", "/manifest.webmanifest", "/robots.txt", *RULES_PATH.values()} & set(paths)
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize(("path", "lang"), [("/nope", "en"), ("/t/", "it"), ("/en/Rules", "de")])
+def test_a_person_at_an_address_that_leads_nowhere_gets_a_page(client: TestClient, path: str,
+                                                              lang: str) -> None:
+    """A browser at a wrong address (typed wrong, a link cut short) gets a 404 page in its
+    language with the ways to the game and the rules, not the API's JSON."""
+    r = client.get(path, headers={"Accept": BROWSER, "Accept-Language": lang})
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    page = Page(r.text)
+    assert page.all("html")[0]["lang"] == lang
+    text = html.unescape(plain(r.text))
+    assert SITE[lang]["missing_title"] in text and SITE[lang]["missing_text"] in text
+    links = {a["href"] for a in page.all("a")}
+    assert {f"/?lang={lang}", RULES_PATH[lang]} <= links
+
+
+@pytest.mark.parametrize("path", ["/api/games/nope", "/api/nope", "/static/js/missing.js"])
+def test_the_api_and_static_files_answer_404_in_json_even_to_a_browser(
+        client: TestClient, path: str) -> None:
+    for accept in (BROWSER, "*/*"):
+        r = client.get(path, headers={"Accept": accept})
+        assert r.status_code == 404 and r.headers["content-type"] == "application/json", path
+        assert r.json()["detail"] in ("game not found", "Not Found")
+    r = client.get("/nope", headers={"Accept": "application/json"})  # a script, not a person
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}

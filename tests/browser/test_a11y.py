@@ -88,6 +88,27 @@ def test_every_rule_page(browser: Any, server: Server, device: dict[str, Any],
         ctx.close()
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_page_of_an_address_that_leads_nowhere(browser: Any, server: Server,
+                                                   device: dict[str, Any]) -> None:
+    """A link cut short (``/t/`` without its code): a styled 404 page in the browser's
+    language, accessible, whose link leads to the game."""
+    ctx = browser.new_context(**device, locale="it-IT")
+    try:
+        page = ctx.new_page()
+        response = page.goto(server.url + "/t/")
+        assert response is not None and response.status == 404
+        assert page.inner_text("h1") == "Pagina non trovata"
+        # Styled like the rule pages (the felt-green bar), not the browser's bare default.
+        bar = page.eval_on_selector(".site-head", "h => getComputedStyle(h).backgroundColor")
+        assert bar not in ("rgba(0, 0, 0, 0)", "transparent")
+        assert_accessible(page, "not found")
+        page.click("main a[href^='/?lang=it']")
+        page.wait_for_selector("#hand .card")
+    finally:
+        ctx.close()
+
+
 def test_from_the_game_to_the_rules_and_back(open_page: Callable[..., Any]) -> None:
     page = open_page(DESKTOP)
     page.wait_for_selector("#hand.playable")
