@@ -162,6 +162,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         detail = e.INVALID_CARD if locs and all(map(_is_card_error, locs)) else e.INVALID_REQUEST
         if locs and all(loc[1:] == ["name"] for loc in locs):
             detail = e.INVALID_NAME  # a person's name at a table: the lobby says so
+            for err in errs:
+                if err["type"] == "string_pattern_mismatch":
+                    err["msg"] = e.NAME_RULE
         return JSONResponse({"detail": detail, "errors": errs}, status_code=422)
 
     @app.exception_handler(HTTPException)

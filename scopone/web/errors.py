@@ -73,6 +73,10 @@ NOT_IN_LOBBY = "table has left the lobby"
 NOT_A_PERSON = "seat is not held by a person"
 HOST_SEAT = "the host keeps their seat"
 INVALID_NAME = "invalid name"
+# What a refused name's error says in place of the schema's pattern (a page of invisible
+# characters nobody can read).
+NAME_RULE = ("a name has 1 to 20 characters once trimmed, none of them a control character, "
+             "and is not blank")
 # The coach (scopone.web.coach).
 ROUND_NOT_FOUND = "round not found"
 PERSON_NOT_FOUND = "person not found"

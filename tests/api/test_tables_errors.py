@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from scopone.web.errors import NAME_RULE
+
 from .tables_live import auth, settled
 
 
@@ -168,7 +170,9 @@ BIDI_NAMES = ["a\u202eb", "\u202eAnna", "Anna\u202c", "\u2066x\u2069", "x\u202ay
                                   " \t ", "Anna\x1b[31m", *UNICODE_BLANKS, "\x85", "\x1c\x1f",
                                   "\u2003a\x85b\u2003", *INVISIBLE_NAMES, *BIDI_NAMES])
 def test_bad_names_are_422(api: Any, name: str) -> None:
-    _refused(api.client.post("/api/tables", json={"name": name}), 422, "invalid name")
+    body = _refused(api.client.post("/api/tables", json={"name": name}), 422, "invalid name")
+    # The rule in words, not the schema's pattern of invisible characters.
+    assert [err["msg"] for err in body["errors"]] == [NAME_RULE]
     code, _ = _table(api, people=1)
     before = _view(api, code)
     _refused(api.client.post(f"/api/tables/{code}/seats/1", json={"name": name}), 422,
