@@ -489,8 +489,8 @@ export function installCoach(getState, options = {}) {
   }
 
   /** A dialog over the game that takes the keys (the review keeps its own, below). The
-   * settings are no dialog: H, C and R close them and open their panel, as their buttons do
-   * (main.js closes them), like every other key of the game's that acts with them open. */
+   * settings are no dialog: every key of the game acts with them open, and H, C and R close
+   * them first (main.js), as the coach's buttons do. */
   function dialogOpen() {
     for (const el of document.querySelectorAll('[role="dialog"][aria-modal="true"]')) {
       if (el.id !== 'review' && !el.hidden) return el;
