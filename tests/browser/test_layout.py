@@ -54,6 +54,20 @@ def test_phone_layout_fits_and_every_card_is_tappable(
         assert box["x"] + box["width"] <= panel["x"] + panel["width"], box
 
 
+@pytest.mark.parametrize("size", [(1024, 600), (1024, 768), (1280, 720)])
+def test_a_small_desktop_window_shows_the_whole_hand_without_scrolling(
+        open_page: Callable[..., Any], size: tuple[int, int]) -> None:
+    """A laptop's browser window: the whole hand on screen, nothing to scroll. (At 1024 x 600
+    the bar wrapped to three rows and the full-size board pushed the hand below the fold.)"""
+    width, height = size
+    page = open_page({"viewport": {"width": width, "height": height}})
+    page.wait_for_function(FULL_HAND)
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"], card
+        assert card["bottom"] <= height, card
+
+
 def test_desktop_screenshots_in_both_designs(open_page: Callable[..., Any]) -> None:
     for design in ("classic", "clear"):
         page = open_page(DESKTOP, prefs={**TEST_PREFS, "design": design})
