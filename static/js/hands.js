@@ -3,14 +3,33 @@
 // `page` gives what differs between them: `canChoose()` (is it my turn, nothing on its way),
 // `playMove(move)` and `paint()`.
 
-import { current, cycle, pickCard, pickTable } from './select.js';
+import { cardList, cardName, t } from './i18n.js';
+import { current, cycle, pickCard, pickTable, remaining } from './select.js';
 
 const $ = (id) => document.getElementById(id);
+
+/** A capture chosen by keys, said to a screen reader (the lit cards are only seen): the
+ * option the arrows point at and how many there are. */
+function sayOption(state) {
+  const sel = state.sel;
+  if (!sel || !sel.viaKeys) return;
+  const open = remaining(sel);
+  if (open.length < 2) return;
+  const move = current(sel);
+  const { lang } = state.prefs;
+  $('announce').textContent = t(lang, 'option', {
+    card: cardName(lang, move.card), cards: cardList(lang, move.capture),
+    i: open.indexOf(move) + 1, n: open.length,
+  });
+}
 
 function choose(state, page, result) {
   state.sel = result.sel;
   if (result.move) page.playMove(result.move);
-  else page.paint();
+  else {
+    page.paint();
+    sayOption(state);
+  }
 }
 
 /** Binds taps and clicks on the hand and the table; returns the function that unbinds them. */
@@ -48,6 +67,7 @@ export function handKey(state, page, event) {
     event.preventDefault();
     state.sel = cycle(state.sel, key === 'ArrowLeft' || key === 'ArrowUp' ? -1 : 1);
     page.paint();
+    sayOption(state);
   } else if (key === 'Enter' && state.sel && page.canChoose()) {
     event.preventDefault();
     page.playMove(current(state.sel));

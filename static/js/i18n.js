@@ -45,6 +45,10 @@ const TEXT = {
     pile: '{pair}: {n} cards taken, scope: {s}',
     plays: '{seat} plays {card}',
     takes: '{seat} plays {card} and takes {cards}',
+    youPlay: 'You play {card}',
+    youTake: 'You play {card} and take {cards}',
+    // A capture chosen by the arrow keys, said to a screen reader: the option and how many.
+    option: '{card} takes {cards} ({i} of {n})',
     byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Round {n}',
@@ -86,6 +90,9 @@ const TEXT = {
     pile: '{pair}: {n} carte prese, scope: {s}',
     plays: '{seat} gioca {card}',
     takes: '{seat} gioca {card} e prende {cards}',
+    youPlay: 'Giochi {card}',
+    youTake: 'Giochi {card} e prendi {cards}',
+    option: '{card} prende {cards} ({i} di {n})',
     byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Mano {n}',
@@ -127,6 +134,9 @@ const TEXT = {
     pile: '{pair}: {n} Karten genommen, Scope: {s}',
     plays: '{seat} spielt {card}',
     takes: '{seat} spielt {card} und nimmt {cards}',
+    youPlay: 'Du spielst {card}',
+    youTake: 'Du spielst {card} und nimmst {cards}',
+    option: '{card} nimmt {cards} ({i} von {n})',
     byComputer: '{seat} · Computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Runde {n}',

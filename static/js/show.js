@@ -36,9 +36,17 @@ export function playText(state, play) {
   return text;
 }
 
+/** What a screen reader hears of a play: the player's own too (the capture it made, a scopa:
+ * the banner is only seen), in the second person. */
 function announce(state, play, after) {
-  if (play.seat === 0) return;
+  const { lang } = state.prefs;
   let text = playText(state, play);
+  if (play.seat === 0 && !state.watching && !play.by_computer) {
+    text = play.capture.length
+      ? t(lang, 'youTake', { card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
+      : t(lang, 'youPlay', { card: cardName(lang, play.card) });
+    if (play.scopa) text += ` ${t(lang, 'scopa')}`;
+  }
   if (after.status === 'your_turn') text += ` ${t(state.prefs.lang, 'yourTurn')}`;
   $('announce').textContent = text;
 }

@@ -79,8 +79,12 @@ def test_capture_choice_by_arrows_and_enter_and_esc(open_page: Callable[..., Any
     assert codes(page, "#table-cards .card.lit") == []
     assert server.game(gid)["version"] == 0
     page.keyboard.press(key)
+    # A screen reader hears each option the keys point at (the lit cards are only seen).
+    said = "() => document.getElementById('announce').textContent"
+    assert page.evaluate(said) == "Five of Coins takes Ace of Cups and Four of Cups (1 of 2)"
     page.keyboard.press("ArrowRight")
     assert sorted(codes(page, "#table-cards .card.chosen")) == sorted(FIVE_OPTIONS[1])
+    assert page.evaluate(said) == "Five of Coins takes Four of Cups and Ace of Clubs (2 of 2)"
     page.keyboard.press("ArrowLeft")
     assert sorted(codes(page, "#table-cards .card.chosen")) == sorted(FIVE_OPTIONS[0])
     page.keyboard.press("ArrowDown")
@@ -101,10 +105,18 @@ def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any
       const banner = document.getElementById('banner');
       new MutationObserver(() => { if (!banner.hidden) window.banners.push(banner.textContent); })
         .observe(banner, {attributes: true, childList: true});
+      window.said = [];
+      const announce = document.getElementById('announce');
+      new MutationObserver(() => window.said.push(announce.textContent))
+        .observe(announce, {childList: true, characterData: true, subtree: true});
     }""")
     page.click("#hand .card[data-code='8C']")
     page.wait_for_function("() => window.banners.length > 0")
     assert page.evaluate("() => window.banners[0]") == "Scopa!"
+    # The banner is only seen (aria-hidden): a screen reader hears the player's own play.
+    assert page.evaluate("() => window.said[0]") == (
+        "You play Jack of Cups and take Ace of Cups, Four of Cups, Two of Swords and Ace of"
+        " Clubs Scopa!")
     play = wait_played(page, server, gid)
     assert (play["card"], sorted(play["capture"]), play["scopa"]) == (
         "8C", ["1B", "1C", "2S", "4C"], True)
@@ -134,10 +146,11 @@ def test_computer_turn_shows_thinking_and_is_announced(open_page: Callable[..., 
     page.click("#hand .card[data-code='9C']")  # laid; then the right opponent (seat 1) plays
     page.wait_for_function("() => window.seen.length > 0")
     assert "Right opponent is thinking" in page.evaluate("() => window.seen[0]")
-    page.wait_for_function("() => window.said.length > 0")
+    page.wait_for_function("() => window.said.length > 1")
+    assert page.evaluate("() => window.said[0]") == "You play Knight of Cups"
     play = server.game(gid)["history"][1]
     assert play["seat"] == 1
-    announced = page.evaluate("() => window.said[0]")
+    announced = page.evaluate("() => window.said[1]")
     assert announced.startswith("Right opponent plays ")
     # Seat 1 holds 1D 2D 3D 4D 6D 8D 9D 10D 2C; the card is named in words.
     names = {"1D": "Ace of Coins", "2D": "Two of Coins", "3D": "Three of Coins",
