@@ -274,6 +274,11 @@ function renderSummary(state, view) {
       <td><span class="fig">${esc(fb)}</span>${pts(r.categories[cat][1])}</td></tr>`).join('');
   const over = view.status === 'match_over';
   const winner = over ? `<p class="winner" id="winner">${esc(tr(view.winner === 'A' ? 'weWin' : 'theyWin'))}</p>` : '';
+  // Both at the target and level (SPEC §1: another round): said, or "12 – 12 (to 11)" with
+  // "Next round" looks like a match that forgot to end.
+  const target = view.rules.target;
+  const tied = !over && view.score[0] >= target && view.score[0] === view.score[1]
+    ? `<p class="tied" id="tied">${esc(tr('tiedAtTarget', { n: target, score: view.score[0] }))}</p>` : '';
   box.innerHTML = `<div class="summary-panel">
     <h2 id="summary-title">${esc(tr('roundTitle', { n: r.number }))}</h2>
     <table class="breakdown">
@@ -284,7 +289,7 @@ function renderSummary(state, view) {
         <tr class="match-score"><th scope="row">${esc(tr('matchScore'))} (${esc(tr('target', { n: view.rules.target }))})</th><td id="match-a">${view.score[0]}</td><td id="match-b">${view.score[1]}</td></tr>
       </tfoot>
     </table>
-    ${winner}
+    ${winner}${tied}
     <button type="button" id="summary-go" class="primary">${esc(tr(over ? 'newMatch' : 'nextRound'))}</button>
   </div>`;
   box.setAttribute('aria-labelledby', 'summary-title');

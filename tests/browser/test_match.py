@@ -215,3 +215,23 @@ def test_match_with_the_keyboard_only(open_page: Callable[..., Any], server: Ser
         page.keyboard.press("Enter")
 
     play_match(page, server, play, advance, "keyboard-match-over.png")
+
+
+def test_a_tie_at_the_target_says_the_match_goes_on(open_page: Callable[..., Any],
+                                                    server: Server) -> None:
+    """10-10 to 11, and a last round that gives each pair two points: 12-12, both at the target
+    and level, so another round is played (SPEC §1). The summary says why there is a "Next
+    round" rather than a winner (it once showed only "12 - 12 (to 11)" and the button)."""
+    gid = server.insert(["7D", "4D", "5D", "9S"], "7S", scores=(10, 10))
+    page = open_page(DESKTOP, game=gid)
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='7D']")
+    page.wait_for_selector("#summary:not([hidden]) #summary-go")
+    view = server.game(gid)
+    assert view["status"] == "round_over" and view["winner"] is None
+    assert view["score"][0] == view["score"][1] >= 11
+    assert page.inner_text("#tied") == (
+        f"Both pairs have reached 11, level at {view['score'][0]}: the match goes on until one"
+        " pair leads.")
+    assert page.locator("#winner").count() == 0
+    assert page.inner_text("#summary-go") == "Next round"
