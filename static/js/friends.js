@@ -167,6 +167,8 @@ export function openFriends(prefs) {
     try {
       await navigator.clipboard.writeText($('fr-link').value);
       $('fr-copy').textContent = tr('copied');
+      // Said for a moment, then the button is a button to press again.
+      setTimeout(() => { $('fr-copy').textContent = tr('copy'); }, 2000);
     } catch {
       $('fr-link').select();
     }

@@ -602,6 +602,8 @@ function bind() {
   });
 }
 
+const COPIED_MS = 2000;
+
 async function copyLink() {
   const input = $('invite-link');
   try {
@@ -610,7 +612,11 @@ async function copyLink() {
     input.select(); // no clipboard permission: selected, ready for the person to copy
     return;
   }
-  $('btn-copy').textContent = tr('copied');
+  // Said for a moment, then the button is a button to press again (it once said "Copied"
+  // for good).
+  const button = $('btn-copy');
+  button.textContent = tr('copied');
+  setTimeout(() => { button.textContent = tr('copy'); }, COPIED_MS);
 }
 
 // ----- the push stream ------------------------------------------------------------------------------

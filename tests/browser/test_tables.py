@@ -617,6 +617,31 @@ def test_names_of_twenty_letters_fit_a_phone(tserver: TableServer, people: Any) 
     assert names[2] in anna.page.inner_text("#seat-2 .seat-name").replace("\n", "")
 
 
+def test_the_invite_link_is_copied_and_the_button_says_so_for_a_moment(
+        tserver: TableServer, people: Any) -> None:
+    """Copy, in the friends dialog and in the lobby, puts the invite link on the clipboard and
+    says "Copied", then is Copy again for the next press (it once said "Copied" for good)."""
+    srv = tserver
+    anna = people(DESKTOP, srv.url + "/")
+    anna.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=srv.url)
+    page = anna.page
+    page.wait_for_selector("#hand .card")
+    page.click("#btn-friends")
+    page.fill("#fr-name", "Anna")
+    page.click("#fr-create")
+    page.wait_for_selector("#fr-link:visible")
+    link = page.input_value("#fr-link")
+    for button, then in (("#fr-copy", "#fr-open"), ("#btn-copy", None)):
+        page.click(button)
+        page.wait_for_selector(f"{button}:text-is('Copied')")
+        assert page.evaluate("() => navigator.clipboard.readText()") == link
+        page.evaluate("() => navigator.clipboard.writeText('')")
+        page.wait_for_selector(f"{button}:text-is('Copy')")
+        if then:
+            page.click(then)
+            page.wait_for_function("() => document.body.dataset.phase === 'lobby'")
+
+
 def test_every_table_text_in_every_language(tserver: TableServer, people: Any) -> None:
     p = people(DESKTOP, f"{tserver.url}/t/nosuchtable0")
     p.expected.append("404 GET api/tables/nosuchtable0/events")
