@@ -25,7 +25,7 @@ import uvicorn
 from scopone.web import Settings, create_app
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, _free_port
+from .conftest import ARTIFACTS, DESKTOP, PHONE, PHONE_LANDSCAPE, TEST_PREFS, _free_port
 from .test_match import WATCH_PLAYABLE, visible_centre
 
 pytestmark = pytest.mark.browser
@@ -615,6 +615,33 @@ def test_names_of_twenty_letters_fit_a_phone(tserver: TableServer, people: Any) 
     assert fit == {"wide": fit["screen"], "screen": fit["screen"], "inside": True,
                    "overlap": False}
     assert names[2] in anna.page.inner_text("#seat-2 .seat-name").replace("\n", "")
+
+
+@pytest.mark.parametrize("device", [PHONE, PHONE_LANDSCAPE, DESKTOP])
+def test_the_way_back_to_the_game_is_on_screen_at_a_table(tserver: TableServer, people: Any,
+                                                          device: dict[str, Any]) -> None:
+    """The table page has no site links: its title is the way back to the game, and on a phone
+    (either way round) it stays on screen as the game's icon, named for a screen reader. (The
+    bar once hid it there, leaving only the browser's own navigation.)"""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    anna = people(device, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    page = anna.page
+    page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    home = page.get_by_role("link", name="Scopone Scientifico")
+    assert home.get_attribute("href") == "/"
+    reached = page.evaluate("""() => {
+      const r = document.getElementById('home-link').getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return r.width >= 24 && r.height >= 20 && r.right <= innerWidth
+        && hit !== null && hit.closest('#home-link') !== null;
+    }""")
+    assert reached
 
 
 def test_the_invite_link_is_copied_and_the_button_says_so_for_a_moment(
