@@ -247,6 +247,24 @@ def create_table_from_the_game_page(person: Person, base: str, name: str) -> str
     return code
 
 
+def hosting(srv: TableServer, people: Any, device: dict[str, Any],
+            names: tuple[str, ...] = ("Anna",)) -> tuple[Person, str]:
+    """A table started by the API with ``names`` at seats 0, 1, ... (the first the host) and
+    computers in the other seats; the host's page open on ``device`` once it shows the match."""
+    r = srv.http.post("/api/tables", json={"name": names[0], "level": "easy"})
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    for seat, name in enumerate(names[1:], start=1):
+        r = srv.http.post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
+        assert r.status_code == 201, r.text
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    host = people(device, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    host.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    return host, code
+
+
 def test_two_people_play_a_round_with_two_computers(tserver: TableServer, people: Any) -> None:
     srv = tserver
     anna = people(DESKTOP, srv.url + "/")
@@ -590,19 +608,8 @@ def test_names_of_twenty_letters_fit_a_phone(tserver: TableServer, people: Any) 
     does not scroll sideways, and every seat's name stays on the screen, none over another.
     (The partner's name once took the middle columns' whole width at one line, pushing the
     opponents' names off the screen.)"""
-    srv = tserver
-    names = ["Maximilian_Sebastian", "Alessandra_Benedetta", "AnnaKatharinaWeber99"]
-    r = srv.http.post("/api/tables", json={"name": names[0], "level": "easy"})
-    code, token = r.json()["table"]["code"], r.json()["token"]
-    for seat in (1, 2):
-        r = srv.http.post(f"/api/tables/{code}/seats/{seat}", json={"name": names[seat]})
-        assert r.status_code == 201, r.text
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
-                      headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 200, r.text
-    anna = people(PHONE, f"{srv.url}/t/{code}",
-                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
-    anna.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    names = ("Maximilian_Sebastian", "Alessandra_Benedetta", "AnnaKatharinaWeber99")
+    anna, _ = hosting(tserver, people, PHONE, names)
     fit = anna.page.evaluate("""() => {
       const boxes = [1, 2, 3].map((s) => document.querySelector(`#seat-${s} .seat-name`)
         .getBoundingClientRect());
@@ -623,16 +630,7 @@ def test_the_way_back_to_the_game_is_on_screen_at_a_table(tserver: TableServer, 
     """The table page has no site links: its title is the way back to the game, and on a phone
     (either way round) it stays on screen as the game's icon, named for a screen reader. (The
     bar once hid it there, leaving only the browser's own navigation.)"""
-    srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
-    code, token = r.json()["table"]["code"], r.json()["token"]
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
-                      headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 200, r.text
-    anna = people(device, f"{srv.url}/t/{code}",
-                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
-    page = anna.page
-    page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    page = hosting(tserver, people, device)[0].page
     home = page.get_by_role("link", name="Scopone Scientifico")
     assert home.get_attribute("href") == "/"
     reached = page.evaluate("""() => {
