@@ -18,8 +18,6 @@ from types import FrameType
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-Handler = Callable[[int, FrameType | None], object]
-
 
 @contextmanager
 def on_stop_signal(loop: asyncio.AbstractEventLoop, hook: Callable[[], None]) -> Iterator[None]:

@@ -46,10 +46,10 @@ const TEXT = {
     plays: '{seat} plays {card}',
     takes: '{seat} plays {card} and takes {cards}',
     youPlay: 'You play {card}',
-    tiedAtTarget: 'Both pairs have reached {n}, level at {score}: the match goes on until one pair leads.',
     youTake: 'You play {card} and take {cards}',
     // A capture chosen by the arrow keys, said to a screen reader: the option and how many.
     option: '{card} takes {cards} ({i} of {n})',
+    tiedAtTarget: 'Both pairs have reached {n}, level at {score}: the match goes on until one pair leads.',
     byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Round {n}',
@@ -92,9 +92,9 @@ const TEXT = {
     plays: '{seat} gioca {card}',
     takes: '{seat} gioca {card} e prende {cards}',
     youPlay: 'Giochi {card}',
-    tiedAtTarget: 'Entrambe le coppie sono arrivate a {n}, pari a {score}: si gioca finché una coppia non è avanti.',
     youTake: 'Giochi {card} e prendi {cards}',
     option: '{card} prende {cards} ({i} di {n})',
+    tiedAtTarget: 'Entrambe le coppie sono arrivate a {n}, pari a {score}: si gioca finché una coppia non è avanti.',
     byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Mano {n}',
@@ -137,9 +137,9 @@ const TEXT = {
     plays: '{seat} spielt {card}',
     takes: '{seat} spielt {card} und nimmt {cards}',
     youPlay: 'Du spielst {card}',
-    tiedAtTarget: 'Beide Paare haben {n} erreicht, gleichauf mit {score}: es wird weitergespielt, bis ein Paar vorn liegt.',
     youTake: 'Du spielst {card} und nimmst {cards}',
     option: '{card} nimmt {cards} ({i} von {n})',
+    tiedAtTarget: 'Beide Paare haben {n} erreicht, gleichauf mit {score}: es wird weitergespielt, bis ein Paar vorn liegt.',
     byComputer: '{seat} · Computer', // a person's card that the computer chose
     scopa: 'Scopa!',
     roundTitle: 'Runde {n}',
