@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -27,7 +28,7 @@ def on_stop_signal(loop: asyncio.AbstractEventLoop, hook: Callable[[], None]) ->
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous: dict[int, object] = {}
+    previous: dict[int, Any] = {}  # what signal.signal gave back: a handler, SIG_DFL, None
 
     def handler(sig: int, frame: FrameType | None) -> None:
         loop.call_soon_threadsafe(hook)
@@ -46,4 +47,4 @@ def on_stop_signal(loop: asyncio.AbstractEventLoop, hook: Callable[[], None]) ->
     finally:
         for sig in SIGNALS:
             if signal.getsignal(sig) is handler:
-                signal.signal(sig, previous[sig])  # type: ignore[arg-type]
+                signal.signal(sig, previous[sig])

@@ -3,7 +3,7 @@
 import { LEVELS } from './render.js';
 import { t } from './i18n.js';
 import { tt } from './i18n-tables.js';
-import { cleanName, nameTooLong, saveSeat, tables } from './tables-api.js';
+import { cleanName, copyInvite, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -163,14 +163,5 @@ export function openFriends(prefs) {
       $('fr-create').disabled = false;
     }
   });
-  $('fr-copy').addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText($('fr-link').value);
-      $('fr-copy').textContent = tr('copied');
-      // Said for a moment, then the button is a button to press again.
-      setTimeout(() => { $('fr-copy').textContent = tr('copy'); }, 2000);
-    } catch {
-      $('fr-link').select();
-    }
-  });
+  $('fr-copy').addEventListener('click', () => copyInvite($('fr-link'), $('fr-copy'), tr('copy'), tr('copied')));
 }

@@ -22,31 +22,27 @@ export function seatLabel(state, seat) {
   return state.seatLabel ? state.seatLabel(seat) : seatName(state.prefs.lang, seat);
 }
 
-/** What a play says, for the live region and the list of last plays. */
-export function playText(state, play) {
+/** What a play says, for the live region and the list of last plays; `you` says the viewer's
+ * own play in the second person ("You play ..."). */
+export function playText(state, play, you = false) {
   const { lang } = state.prefs;
   // Plain names here (a table's seats also say "host", "away"): the play is the news. A
   // person's card that the computer chose (they were away) says so: "Anna · computer".
   const name = state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat);
   const seat = play.by_computer ? t(lang, 'byComputer', { seat: name }) : name;
+  const [plays, takes] = you ? ['youPlay', 'youTake'] : ['plays', 'takes'];
   let text = play.capture.length
-    ? t(lang, 'takes', { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
-    : t(lang, 'plays', { seat, card: cardName(lang, play.card) });
+    ? t(lang, takes, { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
+    : t(lang, plays, { seat, card: cardName(lang, play.card) });
   if (play.scopa) text += ` ${t(lang, 'scopa')}`;
   return text;
 }
 
-/** What a screen reader hears of a play: the player's own too (the capture it made, a scopa:
- * the banner is only seen), in the second person. */
+/** What a screen reader hears of a play: the player's own too, in the second person (the
+ * capture it made, a scopa: the banner is only seen). */
 function announce(state, play, after) {
-  const { lang } = state.prefs;
-  let text = playText(state, play);
-  if (play.seat === 0 && !state.watching && !play.by_computer) {
-    text = play.capture.length
-      ? t(lang, 'youTake', { card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
-      : t(lang, 'youPlay', { card: cardName(lang, play.card) });
-    if (play.scopa) text += ` ${t(lang, 'scopa')}`;
-  }
+  const you = play.seat === 0 && !state.watching && !play.by_computer;
+  let text = playText(state, play, you);
   if (after.status === 'your_turn') text += ` ${t(state.prefs.lang, 'yourTurn')}`;
   $('announce').textContent = text;
 }

@@ -14,7 +14,7 @@ import { place, seatAt, turnGame } from './seats.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
 import { playText, showPlay } from './show.js';
-import { cleanName, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
+import { cleanName, copyInvite, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const STORE_PREFS = 'scopone.prefs';
 const STORE_NAME = 'scopone.name';
@@ -582,7 +582,7 @@ function bind() {
     state.mine = null;
     stream.reconnect();
   });
-  $('btn-copy').addEventListener('click', copyLink);
+  $('btn-copy').addEventListener('click', () => copyInvite($('invite-link'), $('btn-copy'), tr('copy'), tr('copied')));
   $('host-seats').addEventListener('click', (event) => {
     const button = event.target.closest('button.to-computer');
     if (!button) return;
@@ -600,23 +600,6 @@ function bind() {
     stream.reconnect();
     paint();
   });
-}
-
-const COPIED_MS = 2000;
-
-async function copyLink() {
-  const input = $('invite-link');
-  try {
-    await navigator.clipboard.writeText(input.value);
-  } catch {
-    input.select(); // no clipboard permission: selected, ready for the person to copy
-    return;
-  }
-  // Said for a moment, then the button is a button to press again (it once said "Copied"
-  // for good).
-  const button = $('btn-copy');
-  button.textContent = tr('copied');
-  setTimeout(() => { button.textContent = tr('copy'); }, COPIED_MS);
 }
 
 // ----- the push stream ------------------------------------------------------------------------------

@@ -78,3 +78,17 @@ export function cleanName(raw) {
   const name = trimName(raw);
   return name && !nameTooLong(raw) && !REFUSED.test(name) ? name : null;
 }
+
+/** Copy, beside an invite link (the lobby, the friends dialog): the link to the clipboard, and
+ * the button says `copied` for a moment, then `copy` again for the next press. Without the
+ * clipboard's permission the link is selected instead, ready for the person to copy. */
+export async function copyInvite(input, button, copy, copied) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    return;
+  }
+  button.textContent = copied;
+  setTimeout(() => { button.textContent = copy; }, 2000);
+}
