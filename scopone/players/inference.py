@@ -19,7 +19,16 @@ from collections.abc import Callable
 
 from ..engine import Round, SeatView
 from ..engine.captures import capture_options
-from ..engine.cards import ALL_MASK, BIT, DECK, RANK_MASK, RANK_OF, SETTEBELLO_INDEX, indices_of
+from ..engine.cards import (
+    ALL_MASK,
+    BIT,
+    DECK,
+    RANK_MASK,
+    RANK_OF,
+    SETTEBELLO_INDEX,
+    indices_of,
+    mask_of,
+)
 from .heuristics import CARD_WORTH, SCOPA_WORTH, WORTH, holds_any, mask_worth, rank_sum
 
 _SETTEBELLO = BIT[SETTEBELLO_INDEX]
@@ -29,6 +38,16 @@ def _tables_before(view: SeatView) -> list[int]:
     # Walk back from today's table to the table each play was made on.
     history = view.history
     table = view.table_mask
+    if not view.plays_left and history and not table:
+        # The last taker has had the leftovers: the cards in the piles that no capture put
+        # there. (A round dealt with empty piles, as every round is; a position built with
+        # cards already in the piles would read those as leftovers too.)
+        table = mask_of(view.piles[0]) | mask_of(view.piles[1])
+        for play in history:
+            if play.capture:
+                table &= ~BIT[play.card.index]
+                for c in play.capture:
+                    table &= ~BIT[c.index]
     before: list[int] = [0] * len(history)
     for i in range(len(history) - 1, -1, -1):
         play = history[i]

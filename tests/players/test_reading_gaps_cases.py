@@ -5,14 +5,15 @@ how many cards each neighbour held when the likelihood rebuilds a seat's past ha
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
-from scopone import Move, Round, SeatView
+from scopone import Move, Round, Rules, SeatView
 from scopone.engine.captures import capture_options
-from scopone.engine.cards import ALL_MASK, RANK_OF, mask_of, parse_cards
+from scopone.engine.cards import ALL_MASK, BIT, RANK_OF, mask_of, parse_cards
 from scopone.players.heuristics import SCOPA_WORTH, WORTH, mask_worth
-from scopone.players.inference import _public_score, card_weights
+from scopone.players.inference import _public_score, _tables_before, card_weights
 from scopone.players.likelihood import _seen_plays, policy_values, seat_loglik
 
 from .helpers import card, position
@@ -184,3 +185,31 @@ def test_only_the_rounds_last_card_is_seen_as_the_last() -> None:
     # the last, seat 2's (one play before it) is not.
     rows = _seen_plays(SeatView.of(_no_capture_round(), 0))
     assert [(p.seat, p.last) for p in rows] == [(3, True), (2, False), (1, False)]
+
+
+# ----- the tables each play was made on ---------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["scientifico", "classico"])
+def test_each_play_is_read_on_the_table_it_was_made_on_until_the_rounds_end(variant: str) -> None:
+    # Random rounds replayed play by play, every seat's view taken at every point, the
+    # finished round's too: the last taker has had the leftovers by then, and the table each
+    # play met must still be read back as it was.
+    rng = random.Random(35)
+    finished_with_leftovers = 0
+    for dealer in range(40):
+        r = Round.deal(Rules(variant=variant), dealer % 4, rng)  # type: ignore[arg-type]
+        met: list[int] = []
+        while True:
+            view = SeatView.of(r, dealer % 4)
+            assert _tables_before(view) == met
+            if not r.plays_left:
+                break
+            moves = r.legal_moves()
+            met.append(r.table_mask)
+            r.play(moves[rng.randrange(len(moves))])
+        last = r.history[-1]
+        leftover = met[-1] & ~mask_of(last.capture) | (0 if last.capture else BIT[last.card.index])
+        finished_with_leftovers += bool(leftover)
+    # Most rounds end with cards on the table: the case the walk back has to rebuild.
+    assert finished_with_leftovers > 20
