@@ -7,7 +7,7 @@ import math
 
 from scopone import Move, Round, SeatView
 from scopone.engine.cards import ALL_MASK, BIT, mask_of, parse_cards
-from scopone.players.heuristics import WORTH, mask_worth
+from scopone.players.heuristics import CARD_WORTH, WORTH, mask_worth
 from scopone.players.likelihood import (
     _Seen,
     _seen_plays,
@@ -110,3 +110,27 @@ def test_a_sweep_is_worth_a_scopa_except_with_the_rounds_last_card() -> None:
     assert math.isclose(v, worth)
 
 
+
+
+def _holds(hand_len: int, unseen: int, wanted: int) -> float:
+    # The chance a hand of ``hand_len`` of the ``unseen`` cards holds at least one of ``wanted``.
+    return 1.0 - math.comb(unseen - wanted, hand_len) / math.comb(unseen, hand_len)
+
+
+def test_a_card_laid_costs_half_its_worth_the_sweep_it_offers_and_a_settebello_two() -> None:
+    # Nothing in the hand takes 2B. Laying 3C leaves 5 on the table, for either five out of
+    # sight; laying the settebello leaves 9, for the nine. The next seat holds two of the six
+    # unseen cards; what it would sweep is the table, the card laid and a scopa. The
+    # settebello given away costs 2 more.
+    hand = _mask("7D 3C")
+    table = _mask("2B")
+    others = _mask("5S 5B 9C 10B 1S 4C")
+    values = {c: v for c, m, v in policy_values(hand, table, others, 2, 2, False) if not m}
+    assert set(values) == {card("7D").index, card("3C").index}
+
+    def lay(code: str, wanted: int) -> float:
+        w = WORTH[card(code).index]
+        return -0.5 * w - _holds(2, 6, wanted) * (1.0 + CARD_WORTH + w + mask_worth(table))
+
+    assert math.isclose(values[card("3C").index], lay("3C", 2))
+    assert math.isclose(values[card("7D").index], lay("7D", 1) - 2.0)
