@@ -392,8 +392,13 @@ class CoachService:
         return rec
 
     def clear(self, person: str) -> None:
-        if not self.store.delete_person(person):
-            raise e.NotFound(e.PERSON_NOT_FOUND)
+        """Empties the person's statistics. The id stays theirs: the games that credit it (a
+        match under way, a table's seat) go on counting from now on, where a forgotten id
+        would leave the rest of that match counted for no one."""
+        rec = self.person(person)
+        rec.data = empty_stats()
+        rec.updated = time.time()
+        self.store.save_person(rec)
 
 
 __all__ = ["CoachService", "Loader", "new_match", "people_of"]

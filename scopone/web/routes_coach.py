@@ -80,7 +80,8 @@ async def person_stats(person_id: PersonId, coach: Coach) -> dict[str, Any]:
 @people.delete("/{person_id}/stats", status_code=status.HTTP_204_NO_CONTENT,
                operation_id="clear_stats", responses={**documented(422), **_UNKNOWN_PERSON})
 async def clear_stats(person_id: PersonId, coach: Coach) -> Response:
-    """Forgets the person and their statistics."""
+    """Clears the person's statistics; rounds played from now on count again, those of a
+    match under way included."""
     coach.clear(person_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

@@ -19,8 +19,3 @@ export function personId() {
   localStorage.setItem(STORE_PERSON, id);
   return id;
 }
-
-/** Forgets the id (after the person cleared their statistics): the next game makes a new one. */
-export function forgetPerson() {
-  localStorage.removeItem(STORE_PERSON);
-}

@@ -3,7 +3,7 @@
 import { ApiError, call } from './api.js';
 import { browserLang } from './i18n.js';
 import { ct } from './coach-text.js';
-import { forgetPerson, knownPerson } from './person.js';
+import { knownPerson } from './person.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
@@ -77,7 +77,7 @@ async function clear() {
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404)) throw err;
   }
-  forgetPerson();
+  // The id stays: the match under way goes on counting for this browser from now on.
   $('stats').innerHTML = `<section><p id="stats-empty" role="status">${esc(tr('cleared'))}</p></section>`;
 }
 

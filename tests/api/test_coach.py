@@ -201,12 +201,20 @@ def test_statistics_per_person_and_clearing_them(api: Api) -> None:
     assert s["scope_made"] == summary["tallies"][0]["scope"]
     assert s["scope_conceded"] == summary["tallies"][1]["scope"]
     # Another person's statistics are their own.
-    assert api.client.get(f"/api/people/{other}/stats").json()["rounds"] == 0
+    empty = api.client.get(f"/api/people/{other}/stats").json()
+    assert empty["rounds"] == 0
+    # Cleared, the statistics are empty, and the match under way counts for the same id
+    # from its next round on.
     assert api.client.delete(f"/api/people/{pid}/stats").status_code == 204
-    r = api.client.get(f"/api/people/{pid}/stats")
+    assert api.client.get(f"/api/people/{pid}/stats").json() == empty
+    assert game["status"] == "round_over"
+    api.round_end(api.step(game, random.Random(6)), random.Random(6))
+    s = api.client.get(f"/api/people/{pid}/stats").json()
+    assert s["rounds"] == 1 and s["levels"] != empty["levels"]
+    unknown = person()
+    r = api.client.delete(f"/api/people/{unknown}/stats")
     assert r.status_code == 404 and r.json()["detail"] == "person not found"
-    assert api.client.delete(f"/api/people/{pid}/stats").status_code == 404
-    assert api.client.get(f"/api/people/{person()}/stats").status_code == 404
+    assert api.client.get(f"/api/people/{unknown}/stats").status_code == 404
     assert api.client.get("/api/people/not-hex/stats").status_code == 422
     r = api.client.post("/api/games", json={}, headers={"X-Scopone-Person": "short"})
     assert r.status_code == 422

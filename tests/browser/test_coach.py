@@ -363,9 +363,12 @@ def test_review_with_r_and_the_statistics_page(
     shot(page, "stats", device)
     assert_accessible(page, "stats")
     page.on("dialog", lambda d: d.accept())
+    pid = page.evaluate("localStorage.getItem('scopone.person')")
     page.click("#btn-clear")
     page.wait_for_selector("#stats-empty")
-    assert page.evaluate("localStorage.getItem('scopone.person')") is None
+    # The browser keeps its id, so the match under way counts from its next round on.
+    assert page.evaluate("localStorage.getItem('scopone.person')") == pid
+    assert server.http.get(f"/api/people/{pid}/stats").json()["rounds"] == 0
 
 
 def test_coach_texts_exist_in_every_language(open_page: Callable[..., Any]) -> None:

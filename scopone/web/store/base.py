@@ -105,8 +105,6 @@ class Store(Protocol):
     def save_person(self, rec: PersonRecord) -> None:
         """Inserts or replaces the person."""
 
-    def delete_person(self, person_id: str) -> bool: ...
-
     def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
         """Calls ``listener(id, version)`` for changes committed by *other* processes, from a
         thread of the store's, until ``close``. ``watched`` gives the ids this process cares

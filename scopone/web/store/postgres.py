@@ -181,12 +181,6 @@ class PostgresStore:
                 " updated = excluded.updated",
                 (rec.id, dump_meta(rec.data), rec.created, rec.updated))
 
-    def delete_person(self, person_id: str) -> bool:
-        if not _storable(person_id):
-            return False
-        with self._pool.connection() as conn:
-            return conn.execute("DELETE FROM people WHERE id = %s", (person_id,)).rowcount == 1
-
     # ----- changes made by other processes --------------------------------------------------
 
     def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:

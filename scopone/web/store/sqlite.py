@@ -195,11 +195,6 @@ class SqliteStore:
                 " ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
                 (rec.id, dump_meta(rec.data), rec.created, rec.updated))
 
-    def delete_person(self, person_id: str) -> bool:
-        with self._lock:
-            cur = self._db.execute("DELETE FROM people WHERE id = ?", (person_id,))
-            return cur.rowcount == 1
-
     # ----- changes made by other processes --------------------------------------------------
 
     def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
