@@ -65,8 +65,8 @@ SITE: Final[dict[str, dict[str, str]]] = {
                             "senza registrazione, sul telefono o sul computer.",
         "rules_title": "Regole dello Scopone Scientifico, punteggio e strategia",
         "rules_description": "Le regole complete dello Scopone Scientifico: prese, scope, "
-                             "primiera e napola, una mano contata passo per passo, i livelli del "
-                             "computer, strategia, comandi, storia e domande.",
+                             "primiera e napola, una smazzata contata passo per passo, i livelli "
+                             "del computer, strategia, comandi, storia e domande.",
         "rules_h1": "Scopone Scientifico: regole e aiuto",
         "skip": "Vai al contenuto",
         "site_nav": "Sito",
@@ -80,13 +80,13 @@ SITE: Final[dict[str, dict[str, str]]] = {
         "category": "Voce",
         "carte": "Carte", "denari": "Denari", "settebello": "Settebello",
         "primiera": "Primiera", "scope": "Scope", "napola": "Napola",
-        "points": "Punti", "round_points": "Punti della mano",
+        "points": "Punti", "round_points": "Punti della smazzata",
         "with_napola": "Con la napola",
         "yes": "sì", "no": "no",
         "table": "In tavola", "played": "Carta giocata", "options": "Cosa può prendere",
         "pile_a": "Carte prese dalla tua coppia", "pile_b": "Carte prese dagli avversari",
         "best_cards": "Carta migliore di ogni seme",
-        "score_caption": "I punti della mano d'esempio, voce per voce",
+        "score_caption": "I punti della smazzata d'esempio, voce per voce",
         "footer": "Scopone Scientifico – gioco di carte gratuito, senza registrazione. "
                   "Nessun tracciamento.",
         "missing_title": "Pagina non trovata",
@@ -138,8 +138,9 @@ SECTIONS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
            ("example", "A round counted step by step"), ("levels", "The computer levels"),
            ("strategy", "Strategy that helps"), ("controls", "Controls"),
            ("history", "A little history"), ("questions", "Questions and answers")),
-    "it": (("rules", "Le regole complete"), ("scoring", "Come si conta una mano"),
-           ("example", "Una mano contata passo per passo"), ("levels", "I livelli del computer"),
+    "it": (("rules", "Le regole complete"), ("scoring", "Come si conta una smazzata"),
+           ("example", "Una smazzata contata passo per passo"),
+           ("levels", "I livelli del computer"),
            ("strategy", "Strategie che aiutano"), ("controls", "Comandi"),
            ("history", "Un po' di storia"), ("questions", "Domande e risposte")),
     "de": (("rules", "Die Regeln, vollständig"), ("scoring", "Wie eine Runde gezählt wird"),

@@ -8,19 +8,20 @@ import { current, cycle, pickCard, pickTable, remaining } from './select.js';
 
 const $ = (id) => document.getElementById(id);
 
-/** A capture chosen by keys, said to a screen reader (the lit cards are only seen): the
- * option the arrows point at and how many there are. */
+/** A card chosen by keys, said to a screen reader (the selection and the lit cards are only
+ * seen): the option the arrows point at and how many there are, or the one way to play it. */
 function sayOption(state) {
   const sel = state.sel;
   if (!sel || !sel.viaKeys) return;
   const open = remaining(sel);
-  if (open.length < 2) return;
   const move = current(sel);
   const { lang } = state.prefs;
-  $('announce').textContent = t(lang, 'option', {
-    card: cardName(lang, move.card), cards: cardList(lang, move.capture),
-    i: open.indexOf(move) + 1, n: open.length,
-  });
+  const card = cardName(lang, move.card);
+  const cards = cardList(lang, move.capture);
+  let text;
+  if (open.length > 1) text = t(lang, 'option', { card, cards, i: open.indexOf(move) + 1, n: open.length });
+  else text = t(lang, move.capture.length ? 'selectedTakes' : 'selectedLays', { card, cards });
+  $('announce').textContent = text;
 }
 
 function choose(state, page, result) {
@@ -57,6 +58,7 @@ export function bindHands(state, page) {
 export function handKey(state, page, event) {
   const key = event.key;
   if (key === 'Escape') {
+    if (state.sel) $('announce').textContent = t(state.prefs.lang, 'cancelled');
     state.sel = null;
     page.paint();
   } else if (/^[0-9]$/.test(key)) {

@@ -98,7 +98,7 @@ const TEXT = {
     fullNote: 'La partita è iniziata: stai guardando.',
     spectator: 'Stai guardando',
     lastPlays: 'Ultime giocate',
-    noPlays: 'Nessuna carta giocata in questa mano.',
+    noPlays: 'Nessuna carta giocata in questa smazzata.',
     hostTitle: 'Organizzatore',
     toComputer: 'Dai il posto di {name} al computer',
     rematch: 'Rivincita',

@@ -8,7 +8,7 @@ import { bindHands, handKey } from './hands.js';
 import { LANGS, browserLang } from './i18n.js';
 import { follow } from './push.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
-import { showPlay as show } from './show.js';
+import { announceRound, showPlay as show } from './show.js';
 import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
@@ -232,6 +232,7 @@ async function newMatch() {
     const view = await serial(() => api.create({ level, napola, variant, target: Number(target) }));
     state.sel = null;
     adopt(view, true, true);
+    announceRound(state, view);
   } catch (err) {
     failed(err);
   }
@@ -275,7 +276,10 @@ async function resume() {
   if (id) {
     try {
       const had = stream;
-      adopt(await api.get(id), true, true);
+      const view = await api.get(id);
+      const opening = !state.view;
+      adopt(view, true, true);
+      if (opening) announceRound(state, view);
       // Retry (or the page back online): the stream of this game, if it was down, now.
       if (had && stream === had) stream.reconnect();
       return;
@@ -349,6 +353,15 @@ function onKey(event) {
   document.body.classList.add('keys');
 }
 
+/** Closes the settings; the focus, if it was in them, goes back to their button rather than
+ * to the page's start. */
+function closeSettings() {
+  const inside = $('settings').contains(document.activeElement);
+  state.settingsOpen = false;
+  renderNow();
+  if (inside) $('btn-settings').focus();
+}
+
 function summaryAction() {
   if (!state.view) return;
   if (state.view.status === 'match_over') newMatch();
@@ -376,13 +389,25 @@ function bind() {
       newMatch();
     }),
     on($('btn-design'), 'click', () => cycleDesign()),
-    on($('btn-settings'), 'click', () => {
-      state.settingsOpen = !state.settingsOpen;
+    on($('btn-settings'), 'click', (event) => {
+      if (state.settingsOpen) {
+        closeSettings();
+        return;
+      }
+      state.settingsOpen = true;
       renderNow();
+      // Opened by a key (detail 0), the focus goes to the first field: the panel comes after
+      // the whole bar in the page's order, seven Tab presses away. A click leaves the focus
+      // alone, so the game's keys (H, C, R...) go on acting while the panel is open.
+      if (event.detail === 0) $('set-level').focus();
     }),
-    on($('btn-close'), 'click', () => {
-      state.settingsOpen = false;
-      renderNow();
+    on($('btn-close'), 'click', () => closeSettings()),
+    // Esc closes the panel from any of its fields too (the page's keys leave fields alone).
+    on($('settings'), 'keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      event.stopPropagation();
+      closeSettings();
     }),
     // The coach's buttons (coach.js opens their panels) close the settings, which would
     // otherwise lie over the cards seen.

@@ -255,6 +255,9 @@ function renderStatus(state, view) {
 function renderSummary(state, view) {
   const box = $('summary');
   const open = Boolean(view) && state.summaryOpen && isOver(view) && view.rounds.length > 0;
+  // Closed with the focus on its button ("Next round"), the focus goes to the hand, where the
+  // next key is wanted, not to the page's start (a keyboard would have to find its way back).
+  if (!open && !box.hidden && box.contains(document.activeElement)) $('hand').focus({ preventScroll: true });
   box.hidden = !open;
   if (!open) return;
   const r = view.rounds[view.rounds.length - 1];

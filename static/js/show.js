@@ -38,13 +38,31 @@ export function playText(state, play, you = false) {
   return text;
 }
 
+/** Who is to play next, in words: "Your turn: choose a card" or "Partner to play". */
+function turnText(state, view) {
+  const { lang } = state.prefs;
+  if (view.status === 'your_turn') return t(lang, 'yourTurn');
+  const seat = state.plainName ? state.plainName(view.turn) : seatLabel(state, view.turn);
+  return view.status === 'computer_turn' || view.status === 'their_turn' ? t(lang, 'waiting', { seat }) : '';
+}
+
 /** What a screen reader hears of a play: the player's own too, in the second person (the
- * capture it made, a scopa: the banner is only seen). */
+ * capture it made, a scopa: the banner is only seen), and "your turn" when it is. Said once the
+ * view after it is the page's, when the keys act on it: said before, a player who answered
+ * "your turn" at once would press keys the page still refuses. */
 function announce(state, play, after) {
   const you = play.seat === 0 && !state.watching && !play.by_computer;
   let text = playText(state, play, you);
   if (after.status === 'your_turn') text += ` ${t(state.prefs.lang, 'yourTurn')}`;
   $('announce').textContent = text;
+}
+
+/** What a screen reader hears when a round begins (or the page opens on one): its number and
+ * whose turn it is; the cards dealt are the hand's own to explore. */
+export function announceRound(state, view) {
+  if (!view || isOver(view)) return;
+  const { lang } = state.prefs;
+  $('announce').textContent = `${t(lang, 'roundTitle', { n: view.round_number })}. ${turnText(state, view)}`.trim();
 }
 
 /**
@@ -56,12 +74,13 @@ export async function showPlay(state, before, after, { adopt, paint }) {
   const fresh = after.round_number === before.round_number && after.history.length > before.history.length;
   if (!fresh) {
     adopt(after);
+    const dealt = after.round_number !== before.round_number || after.history.length < before.history.length;
+    if (dealt && state.view === after) announceRound(state, after);
     return;
   }
   if (state.view && state.view.id !== after.id) return; // a match already left
   const play = after.history[after.history.length - 1];
   const pace = paceOf(state);
-  announce(state, play, after);
   // From the hand the card left; a spectator's bottom seat shows backs like the others.
   const from = play.seat === 0 && !state.watching
     ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
@@ -69,6 +88,7 @@ export async function showPlay(state, before, after, { adopt, paint }) {
   if (play.capture.length === 0) {
     state.hiddenTable = new Set([play.card]);
     adopt(after, false);
+    announce(state, play, after);
     const spot = $('table-cards').querySelector(`[data-code="${play.card}"]`);
     const to = rectOf(spot);
     if (to) {
@@ -91,6 +111,7 @@ export async function showPlay(state, before, after, { adopt, paint }) {
     await sleep(pace.hold);
     const clones = targets.map((el, i) => (el ? [flyer(play.capture[i], rectOf(el), state.prefs.design, state.prefs.lang), rectOf(el)] : null)).filter(Boolean);
     adopt(after, false);
+    announce(state, play, after);
     const pile = rectOf($(`pile-${play.seat % 2}`).querySelector('.pile-stack'));
     const moves = [[card, land], ...clones].map(([el, r]) => send(el, r, pile, pace.sweep, true));
     await Promise.all(moves);

@@ -19,6 +19,12 @@ export function syncSite(lang) {
     const label = link.dataset[`label${key}`];
     if (label && link.textContent !== label) link.textContent = label;
   }
+  // The navigation's and the language group's names, which only a screen reader says.
+  for (const id of ['site-nav', 'site-langs']) {
+    const el = $(id);
+    const label = el && el.dataset[`label${key}`];
+    if (label) el.setAttribute('aria-label', label);
+  }
   const rules = $('nav-rules');
   if (rules) rules.href = rulesUrl(lang);
   const play = $('nav-play');
