@@ -14,7 +14,9 @@ from .review import SHOWN, Option
 @dataclass(frozen=True, slots=True)
 class Hint:
     options: tuple[Option, ...]  # best first; the first is the hint
-    deals: int  # imagined deals behind the margins (0: a forced move, nothing to judge)
+    # Imagined deals behind the margins. 0: a forced move, nothing judged; its one option's
+    # margin is then no expected margin (the API sends no options for it).
+    deals: int
 
     @property
     def best(self) -> Option:

@@ -45,8 +45,10 @@ def _play(p: PlayReview) -> dict[str, Any]:
 @in_pool
 def compute_hint(view: SeatView, seed: str, seconds: float) -> dict[str, Any]:
     h = hint_for(view, random.Random(seed), SearchLimits(seconds, DEALS, prune=False))
-    return {"move": _move(h.best.move), "options": [_option(o) for o in h.options],
-            "deals": h.deals}
+    # A forced move (no deals): nothing was compared, and its one option's 0 is no expected
+    # margin, so no options are sent to show as one.
+    options = [_option(o) for o in h.options] if h.deals else []
+    return {"move": _move(h.best.move), "options": options, "deals": h.deals}
 
 
 @in_pool

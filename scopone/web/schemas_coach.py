@@ -28,7 +28,7 @@ class HintOut(BaseModel):
 
     version: int  # the game version the hint is for
     move: MoveOut
-    options: list[OptionOut]  # best first, at most three
+    options: list[OptionOut]  # best first, at most three; none for a forced move
     deals: int  # imagined deals behind the margins; 0 for a forced move
     # Hints asked this round, this one included, and the openings of the cards seen (SPEC §7
     # counts one like a hint).
