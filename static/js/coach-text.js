@@ -4,7 +4,7 @@ const TEXT = {
   en: {
     hint: 'Hint', hintThinking: 'Looking for the best move…',
     hintBest: 'Hint: {move}', hintMargins: 'Expected margin to the end of the round (us minus them):',
-    hintFree: 'You may still play any card.',
+    hintFree: 'You may still play any card.', hintForced: 'Only one legal move: {move}.',
     lay: '{card}', take: '{card} taking {cards}',
     seen: 'Cards seen', seenTitle: 'Cards seen this round',
     placehand: 'in your hand', placetable: 'on the table', placetaken_a: 'taken by us',
@@ -40,7 +40,7 @@ const TEXT = {
   it: {
     hint: 'Suggerimento', hintThinking: 'Cerco la mossa migliore…',
     hintBest: 'Suggerimento: {move}', hintMargins: 'Margine atteso fino a fine smazzata (noi meno loro):',
-    hintFree: 'Puoi comunque giocare qualsiasi carta.',
+    hintFree: 'Puoi comunque giocare qualsiasi carta.', hintForced: 'Una sola mossa possibile: {move}.',
     lay: '{card}', take: '{card} prendendo {cards}',
     seen: 'Carte uscite', seenTitle: 'Carte uscite in questa smazzata',
     placehand: 'in mano a te', placetable: 'in tavola', placetaken_a: 'prese da noi',
@@ -76,7 +76,7 @@ const TEXT = {
   de: {
     hint: 'Tipp', hintThinking: 'Suche den besten Zug…',
     hintBest: 'Tipp: {move}', hintMargins: 'Erwarteter Abstand bis Rundenende (wir minus sie):',
-    hintFree: 'Du kannst trotzdem jede Karte spielen.',
+    hintFree: 'Du kannst trotzdem jede Karte spielen.', hintForced: 'Nur ein möglicher Zug: {move}.',
     lay: '{card}', take: '{card} nimmt {cards}',
     seen: 'Gesehene Karten', seenTitle: 'Gesehene Karten dieser Runde',
     placehand: 'auf deiner Hand', placetable: 'auf dem Tisch', placetaken_a: 'von uns genommen',
@@ -98,7 +98,7 @@ const TEXT = {
     scopa: 'Scopa!', margin: '{m} Punkte',
     stats: 'Statistik', statsTitle: 'Deine Statistik', backToGame: 'Zurück zum Spiel',
     noStats: 'Noch keine Statistik: spiel zuerst eine Runde.',
-    level: 'Stufe', easy: 'Leicht', normal: 'Normal', hard: 'Schwer', matches: 'Partien',
+    level: 'Level', easy: 'Leicht', normal: 'Normal', hard: 'Schwer', matches: 'Partien',
     matchesWon: 'Partien gewonnen', rounds: 'Runden', roundsWon: 'Runden gewonnen',
     averagePoints: 'Durchschnittliche Punkte je Runde', category: 'Kategorie',
     carte: 'Karten', denari: 'Münzen', settebelloCat: 'Settebello', primiera: 'Primiera',

@@ -130,13 +130,16 @@ export function installCoach(getState, options = {}) {
         const el = $('table-cards').querySelector(`[data-code="${c}"]`);
         if (el) el.classList.add('hinted');
       }
+      // A forced move (deals 0, no options) was not judged: it is named, with no margin.
+      const forced = h.deals === 0 || !h.options.length;
       const rows = h.options.map((o, i) => `<li${i === 0 ? ' class="top"' : ''}>
         <span class="opt">${esc(moveText(o))}</span>
         <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('');
-      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(tr('hintBest', { move: moveText(h.move) }))}</strong></p>
+      const best = tr(forced ? 'hintForced' : 'hintBest', { move: moveText(h.move) });
+      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(best)}</strong></p>
         <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
-        <p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
-        <p class="hint-sub">${esc(tr('hintFree'))}</p>`;
+        ${forced ? '' : `<p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
+        <p class="hint-sub">${esc(tr('hintFree'))}</p>`}`;
     } else if (coach.hintOpen && coach.hintBusy) {
       html = esc(tr('hintThinking'));
     }
@@ -175,10 +178,13 @@ export function installCoach(getState, options = {}) {
     if (box.hidden) return;
     const places = placesFromView(view);
     const design = getState().prefs.design;
-    const suits = SUITS.map((s) => `<div class="seen-suit" role="list">${DECK.filter((c) => c.endsWith(s)).map((c) => {
+    // A phone shows each card as its rank in a row of its suit, and the unseen ones of each
+    // rank in a row under them rather than in the table (coach.css): the pictures, ten to a
+    // row, would be too small to read there.
+    const suits = SUITS.map((s) => `<div class="seen-suit" role="list"><svg class="seen-suit-mark" viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#suit-${s}"/></svg>${DECK.filter((c) => c.endsWith(s)).map((c) => {
       const p = places[c];
       const label = `${cardName(lang(), c)}: ${tr(`place${p}`)}`;
-      return `<span role="listitem" class="seen-card ${p}" data-code="${c}" data-place="${p}" aria-label="${esc(label)}" title="${esc(label)}">${cardSvg(c, design, lang())}</span>`;
+      return `<span role="listitem" class="seen-card ${p}" data-code="${c}" data-place="${p}" aria-label="${esc(label)}" title="${esc(label)}">${cardSvg(c, design, lang())}<b class="seen-rank" aria-hidden="true">${c.slice(0, -1)}</b></span>`;
     }).join('')}</div>`).join('');
     const unseen = Array.from({ length: 10 }, () => 0);
     for (const c of DECK) if (places[c] === 'unseen') unseen[Number(c.slice(0, -1)) - 1] += 1;
@@ -189,6 +195,8 @@ export function installCoach(getState, options = {}) {
       <button type="button" id="seen-close" aria-keyshortcuts="C">${esc(tr('close'))}</button></div>
       <div class="seen-grid">${suits}</div>
       <p class="seen-legend">${['hand', 'table', 'taken_a', 'taken_b', 'unseen'].map((p) => `<span class="chip ${p}">${esc(tr(`place${p}`))}</span>`).join(' ')}</p>
+      <div class="seen-count" aria-hidden="true"><p>${esc(tr('unseenByRank'))}</p>
+        <div class="seen-suit"><span></span>${unseen.map((n, i) => `<b class="seen-rank" data-rank="${i + 1}">${n}</b>`).join('')}</div></div>
       <table class="seen-ranks"><caption>${esc(tr('unseenByRank'))}</caption>
         <thead><tr><th scope="row">${esc(tr('rank'))}</th>${head}</tr></thead>
         <tbody><tr><th scope="row">${esc(tr('unseenCount'))}</th>${cells}</tr></tbody></table>
@@ -216,17 +224,39 @@ export function installCoach(getState, options = {}) {
   const rect = (el) => el.getBoundingClientRect();
   const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
+  // A phone, upright or on its side (scopone.css's two phone layouts): there is no room over
+  // the board that covers nothing, so the panels go where it is free.
+  const PHONE = window.matchMedia('(max-width: 640px), (max-height: 520px) and (orientation: landscape)');
+  // What a panel on a phone leaves in sight: the seats, the piles, the table's cards and the
+  // status line, all between the bar and the hand (below which nothing goes).
+  const IN_SIGHT = '.seat > *, .pile > *, #table-cards .card, #status-line > *';
+  const WIDEST = { 'coach-hint': 380, 'seen-panel': 420 };
+  // Smaller free parts are taken only when there is no larger one: its content would scroll
+  // in a strip too thin to read.
+  const MIN_W = 160;
+  const MIN_H = 56;
+  const NEED = 200;
+  const spots = {}; // where each open panel lies on a phone (page coordinates), kept while free
+
   /**
-   * Places the hint and the cards seen. Both open just under the bar (the hint on the left, the
-   * cards seen on the right), however many lines the bar wraps to. Where the hint would hide a
-   * seat's name or cards (a phone held upright), it goes over the table's free part instead, if
-   * it fits there. The cards seen never covers the hint: if they would meet, it takes the larger
-   * free band above or below it.
+   * Places the hint and the cards seen. On a desktop both open just under the bar (the hint on
+   * the left, the cards seen on the right), however many lines the bar wraps to. Where the hint
+   * would hide a seat's name or cards (a narrow window), it goes over the table's free part
+   * instead, if it fits there. The cards seen never covers the hint: if they would meet, it takes
+   * the larger free band above or below it. On a phone they lie on the board's free parts
+   * (placeOnBoard).
    */
   function placePanels() {
     const hint = $('coach-hint');
     const seen = $('seen-panel');
+    for (const box of [hint, seen]) if (box.hidden) delete spots[box.id];
     if (hint.hidden && seen.hidden) return; // placed when one opens: no layout read per render
+    if (PHONE.matches) {
+      placeOnBoard(hint, seen);
+      return;
+    }
+    seen.style.left = '';
+    seen.style.width = '';
     const top = rect($('bar')).bottom + GAP;
     placeUnderBar(hint, top);
     if (!hint.hidden) {
@@ -249,11 +279,89 @@ export function installCoach(getState, options = {}) {
     seen.style.maxHeight = `${Math.max(0, Math.round(seenBottom - seenTop))}px`;
   }
 
+  /**
+   * On a phone: each panel in the free part of the board that shows most of it, never over the
+   * hand, the table's cards, a seat or a pile; as wide as that part allows and no taller (its
+   * content scrolls in it if it must). The panel open first keeps its place; the other takes
+   * the best part left. Both scroll with the page, like the board (the table page scrolls).
+   */
+  function placeOnBoard(hint, seen) {
+    const board = rect($('board'));
+    const field = {
+      left: board.left + GAP, right: board.right - GAP,
+      top: rect($('bar')).bottom + GAP, bottom: rect($('seat-0')).top - GAP,
+    };
+    const grow = (r) => ({ left: r.left - GAP, top: r.top - GAP, right: r.right + GAP, bottom: r.bottom + GAP });
+    const blocks = [...document.querySelectorAll(IN_SIGHT)].map(rect).filter((r) => r.width && r.height).map(grow);
+    const boxes = coach.last === 'hint' ? [seen, hint] : [hint, seen];
+    hint.classList.remove('on-table');
+    for (const box of boxes.filter((b) => !b.hidden)) {
+      const spot = bestSpot(box, field, blocks);
+      const width = Math.min(spot.right - spot.left, WIDEST[box.id]);
+      // The cards seen keeps to the right of its part, as on a desktop; the hint to the left.
+      const left = box === seen ? spot.right - width : spot.left;
+      box.style.left = `${Math.round(left + window.scrollX)}px`;
+      box.style.top = `${Math.round(spot.top + window.scrollY)}px`;
+      box.style.width = `${Math.round(width)}px`;
+      box.style.maxHeight = `${Math.max(0, Math.round(spot.bottom - spot.top))}px`;
+      const placed = rect(box);
+      spots[box.id] = { x: placed.left + window.scrollX, y: placed.top + window.scrollY };
+      blocks.push(grow(placed));
+    }
+  }
+
+  // The free part for `box`: the one showing most of it at the width it may take, the one it
+  // lies in now winning unless another shows half as much again. (The hint's one line while
+  // it is thought about asks for the room of a hint, so the hint comes where that line was.)
+  function bestSpot(box, field, blocks) {
+    const need = Math.max(box.scrollHeight, NEED);
+    const was = spots[box.id] && { x: spots[box.id].x - window.scrollX, y: spots[box.id].y - window.scrollY };
+    const holds = (s, p) => s.left <= p.x + 1 && p.x < s.right && s.top <= p.y + 1 && p.y < s.bottom;
+    let best = null;
+    let most = -1;
+    for (const s of freeParts(field, blocks)) {
+      const w = s.right - s.left;
+      const h = s.bottom - s.top;
+      let shown = Math.min(w, WIDEST[box.id]) * Math.min(h, need);
+      if (w < Math.min(MIN_W, field.right - field.left) || h < MIN_H) shown /= 100;
+      if (was && holds(s, was)) shown *= 1.5;
+      if (shown > most) {
+        best = s;
+        most = shown;
+      }
+    }
+    return best || { ...field, bottom: Math.max(field.bottom, field.top + MIN_H) };
+  }
+
+  // The free rectangles of `field` that meet no block: between each two of the field's and the
+  // blocks' left and right edges, the gaps from top to bottom that no block in that column
+  // fills. (Every largest free rectangle is among them.)
+  function freeParts(field, blocks) {
+    const xs = [...new Set([field.left, field.right, ...blocks.flatMap((b) => [b.left, b.right])])]
+      .filter((x) => x >= field.left && x <= field.right).sort((a, b) => a - b);
+    const parts = [];
+    for (let i = 0; i < xs.length; i += 1) {
+      for (let j = i + 1; j < xs.length; j += 1) {
+        const left = xs[i];
+        const right = xs[j];
+        const cuts = blocks.filter((b) => b.left < right && left < b.right).sort((a, b) => a.top - b.top);
+        let top = field.top;
+        for (const b of [...cuts, { top: field.bottom, bottom: field.bottom }]) {
+          const bottom = Math.min(b.top, field.bottom);
+          if (bottom > top) parts.push({ left, top, right, bottom });
+          top = Math.max(top, b.bottom);
+        }
+      }
+    }
+    return parts;
+  }
+
   function placeUnderBar(hint, top) {
     hint.classList.remove('on-table');
     hint.style.top = `${Math.round(top)}px`;
     hint.style.left = '';
     hint.style.width = '';
+    hint.style.maxHeight = '';
   }
 
   // Over the table, in its larger free band above or below the table's cards (which the hint

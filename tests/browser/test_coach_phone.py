@@ -1,0 +1,140 @@
+"""The coach on a phone, upright and on its side: the cards seen and the hint open together
+leave every hand card tappable and the board in sight; a forced move's hint says so, with no
+margin; and the statistics name the level as the game does."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .a11y import assert_accessible
+from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
+from .test_controls import HANDS, TABLE
+from .test_match import codes, visible_centre
+
+pytestmark = pytest.mark.browser
+
+PLAYABLE = "() => document.querySelector('#hand.playable') !== null"
+HINT_SHOWN = "() => document.querySelector('#hand .card.hinted') !== null"
+
+# What the open panels cover: each hand card's visible middle that is not the card itself
+# (not tappable there), and every table card, seat part and pile part that a panel meets.
+COVERED = """() => {
+  const panels = ['coach-hint', 'seen-panel'].map((id) => document.getElementById(id))
+    .filter((p) => !p.hidden).map((p) => p.getBoundingClientRect());
+  const meets = (a, b) => a.left < b.right && b.left < a.right
+    && a.top < b.bottom && b.top < a.bottom;
+  const cards = [...document.querySelectorAll('#hand .card')];
+  const hand = cards.filter((card, i) => {
+    const r = card.getBoundingClientRect();
+    const right = i + 1 < cards.length ? cards[i + 1].getBoundingClientRect().left : r.right;
+    const x = (r.left + Math.min(right, r.right)) / 2;
+    const hit = document.elementFromPoint(x, r.top + r.height / 2);
+    return !hit || hit.closest('.card') !== card;
+  }).map((card) => card.dataset.code);
+  const board = [...document.querySelectorAll('#table-cards .card, .seat > *, .pile > *')]
+    .filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height; })
+    .filter((el) => panels.some((p) => meets(p, el.getBoundingClientRect())))
+    .map((el) => el.dataset.code || el.closest('[id]').id + ' ' + el.className);
+  const apart = panels.length < 2 || !meets(panels[0], panels[1]);
+  return { panels: panels.length, hand, board, apart };
+}"""
+
+
+def assert_in_sight(page: Any, panels: int) -> None:
+    covered = page.evaluate(COVERED)
+    assert covered == {"panels": panels, "hand": [], "board": [], "apart": True}, covered
+
+
+@pytest.mark.parametrize("device", [PHONE, PHONE_LANDSCAPE], ids=["upright", "on-its-side"])
+def test_the_cards_seen_and_the_hint_leave_the_hand_and_the_board_in_sight(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any]) -> None:
+    """The cards seen stays open while playing: on a phone it once covered the table and the
+    seats (upright) or half the hand (on its side), and with the hint open as well no hand card
+    could be tapped upright. Now both lie on the board's free parts, scrolling inside if they
+    must, and a card is played with a tap while they are open."""
+    page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3))
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-seen")
+    page.wait_for_selector("#seen-panel .seen-card")
+    assert page.is_visible("#seen-title") and page.is_visible("#seen-close")
+    assert_in_sight(page, 1)
+    page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    assert page.is_visible("#hint-close")
+    assert_in_sight(page, 2)
+    name = "upright" if device is PHONE else "side"
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-panels-{name}.png"))
+    assert_accessible(page, f"cards seen and hint, phone {name}")
+    # The Ten of Cups takes nothing here: one tap plays it, the panels open all the while.
+    with page.expect_response(lambda r: r.url.endswith("/moves")):
+        page.touchscreen.tap(*visible_centre(page, "10C"))
+    page.wait_for_function(PLAYABLE, timeout=30000)
+    assert "10C" not in codes(page, "#hand .card")
+    # The next turn's table (the hint has gone with its position): still nothing covered.
+    assert page.is_visible("#seen-panel .seen-grid")
+    assert_in_sight(page, 1)
+
+
+def test_a_forced_moves_hint_says_so_with_no_margin(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The last card in the hand can only be laid: the hint names it as the only move, with no
+    made-up margin ("0.0 points") and no "you may still play any card"."""
+    gid = server.insert(["6S", "7C", "5D", "7S"], table="1B", dealer=3)
+    page = open_page(PHONE, game=gid)
+    page.wait_for_function(PLAYABLE)
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.tap("#btn-hint")
+    hint = answer.value.json()
+    assert hint["deals"] == 0 and hint["options"] == []
+    page.wait_for_function(HINT_SHOWN)
+    text = page.inner_text("#coach-hint")
+    assert "Only one legal move: Six of Swords." in text, text
+    assert "points" not in text and "Hint:" not in text and "any card" not in text, text
+    assert page.locator("#coach-hint .hint-options").count() == 0
+    assert codes(page, "#hand .card.hinted") == ["6S"]
+    said = page.evaluate(
+        "async () => { const m = await import('/static/js/coach-text.js');"
+        " return ['it', 'de'].map((l) => m.ct(l, 'hintForced', { move: 'X' })); }")
+    assert said == ["Una sola mossa possibile: X.", "Nur ein möglicher Zug: X."]
+
+
+def play_a_round(server: Server, person: str) -> None:
+    """A match for ``person`` played over HTTP to the end of its first round."""
+    http = server.http
+    r = http.post("/api/games", json={"level": "easy"}, headers={"X-Scopone-Person": person})
+    game = r.json()
+    rng = random.Random(5)
+    for _ in range(200):
+        if game["status"] in ("round_over", "match_over"):
+            return
+        path = "moves" if game["status"] == "your_turn" else "advance"
+        body = {"version": game["version"]}
+        if path == "moves":
+            body |= rng.choice(game["legal"])
+        game = http.post(f"/api/games/{game['id']}/{path}", json=body).json()
+    raise AssertionError("the round never ended")
+
+
+def test_the_statistics_say_level_in_german_as_the_game_does(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """German says "Level" in the game, its keys and its rules: the statistics once said
+    "Stufe". Every language names the level alike in the game and the coach."""
+    page = open_page(PHONE, prefs={**TEST_PREFS, "lang": "de"})
+    named = page.evaluate(
+        "async () => { const game = await import('/static/js/i18n.js');"
+        " const coach = await import('/static/js/coach-text.js');"
+        " return ['de', 'it', 'en'].map((l) => [game.t(l, 'level'), coach.ct(l, 'level')]); }")
+    assert [a == b for a, b in named] == [True, True, True], named
+    person = secrets.token_hex(16)
+    play_a_round(server, person)
+    page.evaluate("id => localStorage.setItem('scopone.person', id)", person)
+    page.goto(server.url + "/stats")
+    page.wait_for_selector("body[data-status='ready'] #h-levels")
+    assert page.inner_text("#h-levels") == "Level"
+    assert page.inner_text("#stats thead th:first-child") == "Level"
+    assert "Stufe" not in page.inner_text("body")
