@@ -113,7 +113,9 @@ def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any
     page.click("#hand .card[data-code='8C']")
     page.wait_for_function("() => window.banners.length > 0")
     assert page.evaluate("() => window.banners[0]") == "Scopa!"
-    # The banner is only seen (aria-hidden): a screen reader hears the player's own play.
+    # The banner is only seen (aria-hidden): a screen reader hears the player's own play, once
+    # the view after it is the page's (after the banner: the capture is shown first).
+    page.wait_for_function("() => window.said.length > 0")
     assert page.evaluate("() => window.said[0]") == (
         "You play Jack of Cups and take Ace of Cups, Four of Cups, Two of Swords and Ace of"
         " Clubs Scopa!")
