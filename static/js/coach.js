@@ -178,9 +178,9 @@ export function installCoach(getState, options = {}) {
     if (box.hidden) return;
     const places = placesFromView(view);
     const design = getState().prefs.design;
-    // A phone shows each card as its rank in a row of its suit, and the unseen ones of each
-    // rank in a row under them rather than in the table (coach.css): the pictures, ten to a
-    // row, would be too small to read there.
+    // The compact grid (coach.css `.compact`, placeOnBoard: a phone, or a desktop's free part
+    // too small for the pictures) shows each card as its rank in a row of its suit, and the
+    // unseen ones of each rank in a row under them rather than in the table.
     const suits = SUITS.map((s) => `<div class="seen-suit" role="list"><svg class="seen-suit-mark" viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#suit-${s}"/></svg>${DECK.filter((c) => c.endsWith(s)).map((c) => {
       const p = places[c];
       const label = `${cardName(lang(), c)}: ${tr(`place${p}`)}`;
@@ -222,13 +222,12 @@ export function installCoach(getState, options = {}) {
 
   const GAP = 6;
   const rect = (el) => el.getBoundingClientRect();
-  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-  // A phone, upright or on its side (scopone.css's two phone layouts): there is no room over
-  // the board that covers nothing, so the panels go where it is free.
+  // A phone, upright or on its side (scopone.css's two phone layouts): its cards seen is always
+  // the compact grid of ranks, the pictures ten to a row being too small to read there.
   const PHONE = window.matchMedia('(max-width: 640px), (max-height: 520px) and (orientation: landscape)');
-  // What a panel on a phone leaves in sight: the seats, the piles, the table's cards and the
-  // status line, all between the bar and the hand (below which nothing goes).
+  // What a panel leaves in sight: the seats, the piles, the table's cards and the status line,
+  // all between the bar and the hand (below which nothing goes).
   const IN_SIGHT = '.seat > *, .pile > *, #table-cards .card, #status-line > *';
   const WIDEST = { 'coach-hint': 380, 'seen-panel': 420 };
   // Smaller free parts are taken only when there is no larger one: its content would scroll
@@ -236,54 +235,34 @@ export function installCoach(getState, options = {}) {
   const MIN_W = 160;
   const MIN_H = 56;
   const NEED = 200;
-  const spots = {}; // where each open panel lies on a phone (page coordinates), kept while free
+  const NEED_HINT_DESKTOP = 280; // the room a desktop's hint asks for: three moves, at its widest
+  const WIDER_HINT = 600;
+  const spots = {}; // where each open panel lies (page coordinates), kept while its part is free
+  // Where `box` lay when last placed, in the window's coordinates (none once it was closed).
+  const lay = (box) => spots[box.id] && { x: spots[box.id].x - window.scrollX, y: spots[box.id].y - window.scrollY };
 
   /**
-   * Places the hint and the cards seen. On a desktop both open just under the bar (the hint on
-   * the left, the cards seen on the right), however many lines the bar wraps to. Where the hint
-   * would hide a seat's name or cards (a narrow window), it goes over the table's free part
-   * instead, if it fits there. The cards seen never covers the hint: if they would meet, it takes
-   * the larger free band above or below it. On a phone they lie on the board's free parts
-   * (placeOnBoard).
+   * Places the hint and the cards seen on the board's free parts (placeOnBoard), on a phone
+   * and a desktop alike: the cards seen is a panel that stays open while one plays, so neither
+   * may hide the hand, a seat, a pile, the table's cards or the status line. (Over the board
+   * under the bar, as they once lay on a desktop, they hid the right seat and the table's
+   * right end, and with both open the hand's cards.)
    */
   function placePanels() {
     const hint = $('coach-hint');
     const seen = $('seen-panel');
     for (const box of [hint, seen]) if (box.hidden) delete spots[box.id];
     if (hint.hidden && seen.hidden) return; // placed when one opens: no layout read per render
-    if (PHONE.matches) {
-      placeOnBoard(hint, seen);
-      return;
-    }
-    seen.style.left = '';
-    seen.style.width = '';
-    const top = rect($('bar')).bottom + GAP;
-    placeUnderBar(hint, top);
-    if (!hint.hidden) {
-      const seats = [...document.querySelectorAll('.seat > *')].map(rect).filter((r) => r.width && r.height);
-      const under = rect(hint);
-      if (seats.some((r) => meets(r, under)) && !placeOnTable(hint)) placeUnderBar(hint, top);
-    }
-    let seenTop = top;
-    let seenBottom = window.innerHeight - 10;
-    if (!hint.hidden && !seen.hidden) {
-      const h = rect(hint);
-      if (h.right + GAP > window.innerWidth - 10 - seen.offsetWidth) {
-        const above = h.top - GAP - top;
-        const below = seenBottom - (h.bottom + GAP);
-        if (below >= above) seenTop = h.bottom + GAP;
-        else seenBottom = h.top - GAP;
-      }
-    }
-    seen.style.top = `${Math.round(seenTop)}px`;
-    seen.style.maxHeight = `${Math.max(0, Math.round(seenBottom - seenTop))}px`;
+    placeOnBoard(hint, seen);
   }
 
   /**
-   * On a phone: each panel in the free part of the board that shows most of it, never over the
-   * hand, the table's cards, a seat or a pile; as wide as that part allows and no taller (its
-   * content scrolls in it if it must). The panel open first keeps its place; the other takes
-   * the best part left. Both scroll with the page, like the board (the table page scrolls).
+   * Each panel in the free part of the board that shows most of it, never over the hand, the
+   * table's cards, a seat or a pile; as wide as that part allows and no taller (its content
+   * scrolls in it if it must). The panel open first keeps its place; the other takes the best
+   * part left. The cards seen shows its cards as pictures where a part holds them whole at
+   * full width (a large window), else as the compact grid of ranks (coach.css `.compact`).
+   * Both scroll with the page, like the board (the table page scrolls).
    */
   function placeOnBoard(hint, seen) {
     const board = rect($('board'));
@@ -294,32 +273,63 @@ export function installCoach(getState, options = {}) {
     const grow = (r) => ({ left: r.left - GAP, top: r.top - GAP, right: r.right + GAP, bottom: r.bottom + GAP });
     const blocks = [...document.querySelectorAll(IN_SIGHT)].map(rect).filter((r) => r.width && r.height).map(grow);
     const boxes = coach.last === 'hint' ? [seen, hint] : [hint, seen];
-    hint.classList.remove('on-table');
     for (const box of boxes.filter((b) => !b.hidden)) {
-      const spot = bestSpot(box, field, blocks);
-      const width = Math.min(spot.right - spot.left, WIDEST[box.id]);
-      // The cards seen keeps to the right of its part, as on a desktop; the hint to the left.
-      const left = box === seen ? spot.right - width : spot.left;
-      box.style.left = `${Math.round(left + window.scrollX)}px`;
-      box.style.top = `${Math.round(spot.top + window.scrollY)}px`;
+      let parts = freeParts(field, blocks);
+      if (box === seen) {
+        const whole = PHONE.matches ? [] : roomForPictures(seen, parts);
+        seen.classList.toggle('compact', !whole.length);
+        if (whole.length) parts = whole;
+      }
+      const spot = bestSpot(box, field, parts);
+      let width = Math.min(spot.right - spot.left, WIDEST[box.id]);
       box.style.width = `${Math.round(width)}px`;
-      box.style.maxHeight = `${Math.max(0, Math.round(spot.bottom - spot.top))}px`;
+      if (box === hint && !PHONE.matches && box.scrollHeight > spot.bottom - spot.top) {
+        // A desktop's free parts are wide and short (above or below the table's cards): a
+        // hint too tall for its part widens rather than scroll.
+        width = Math.min(spot.right - spot.left, WIDER_HINT);
+        box.style.width = `${Math.round(width)}px`;
+      }
+      // The cards seen keeps to the right of its part, the hint to the left, at its top; but a
+      // panel already in this part stays where it is while it shows as much of itself there
+      // (the other panel closing, a card played, leave it in place).
+      let left = box === seen ? spot.right - width : spot.left;
+      let top = spot.top;
+      const was = lay(box);
+      if (was && was.x >= spot.left - 1 && was.x + width <= spot.right + 1
+          && was.y >= spot.top - 1 && spot.bottom - was.y >= Math.min(box.scrollHeight, spot.bottom - spot.top)) {
+        left = Math.max(spot.left, Math.min(was.x, spot.right - width));
+        top = Math.max(spot.top, was.y);
+      }
+      box.style.left = `${Math.round(left + window.scrollX)}px`;
+      box.style.top = `${Math.round(top + window.scrollY)}px`;
+      box.style.maxHeight = `${Math.max(0, Math.round(spot.bottom - top))}px`;
       const placed = rect(box);
       spots[box.id] = { x: placed.left + window.scrollX, y: placed.top + window.scrollY };
       blocks.push(grow(placed));
     }
   }
 
-  // The free part for `box`: the one showing most of it at the width it may take, the one it
-  // lies in now winning unless another shows half as much again. (The hint's one line while
-  // it is thought about asks for the room of a hint, so the hint comes where that line was.)
-  function bestSpot(box, field, blocks) {
-    const need = Math.max(box.scrollHeight, NEED);
-    const was = spots[box.id] && { x: spots[box.id].x - window.scrollX, y: spots[box.id].y - window.scrollY };
+  // The free parts that hold the cards seen's pictures whole at the panel's full width.
+  function roomForPictures(seen, parts) {
+    const width = WIDEST[seen.id];
+    seen.classList.remove('compact');
+    seen.style.width = `${width}px`;
+    const height = seen.scrollHeight + 1; // a part a pixel short would show a scroll bar
+    return parts.filter((s) => s.right - s.left >= width && s.bottom - s.top >= height);
+  }
+
+  // Of `parts`, the free part for `box`: the one showing most of it at the width it may take,
+  // the one it lies in now winning unless another shows half as much again. (The hint's one
+  // line while it is thought about asks for the room of a hint, so the hint comes where that
+  // line was.)
+  function bestSpot(box, field, parts) {
+    const room = box.id === 'coach-hint' && !PHONE.matches ? NEED_HINT_DESKTOP : NEED;
+    const need = Math.max(box.scrollHeight, room);
+    const was = lay(box);
     const holds = (s, p) => s.left <= p.x + 1 && p.x < s.right && s.top <= p.y + 1 && p.y < s.bottom;
     let best = null;
     let most = -1;
-    for (const s of freeParts(field, blocks)) {
+    for (const s of parts) {
       const w = s.right - s.left;
       const h = s.bottom - s.top;
       let shown = Math.min(w, WIDEST[box.id]) * Math.min(h, need);
@@ -354,33 +364,6 @@ export function installCoach(getState, options = {}) {
       }
     }
     return parts;
-  }
-
-  function placeUnderBar(hint, top) {
-    hint.classList.remove('on-table');
-    hint.style.top = `${Math.round(top)}px`;
-    hint.style.left = '';
-    hint.style.width = '';
-    hint.style.maxHeight = '';
-  }
-
-  // Over the table, in its larger free band above or below the table's cards (which the hint
-  // may light up); carried along if the page scrolls, like the table. False if it does not fit.
-  function placeOnTable(hint) {
-    const table = rect($('table'));
-    hint.classList.add('on-table');
-    hint.style.left = `${Math.round(table.left + GAP + window.scrollX)}px`;
-    hint.style.width = `${Math.round(table.width - 2 * GAP)}px`;
-    const height = hint.offsetHeight;
-    if (height + 2 * GAP > table.height) return false;
-    const cardsBox = $('table-cards');
-    const middle = (table.top + table.bottom) / 2;
-    const cards = cardsBox.children.length ? rect(cardsBox) : { top: middle, bottom: middle };
-    const above = cards.top - table.top;
-    const below = table.bottom - cards.bottom;
-    const y = (above >= height + 2 * GAP || above >= below) ? table.top + GAP : table.bottom - GAP - height;
-    hint.style.top = `${Math.round(y + window.scrollY)}px`;
-    return true;
   }
 
   /** The open panel Esc closes: the one opened last of those shown. */
