@@ -48,8 +48,9 @@ def _filled(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def credit_round(data: dict[str, Any], level: str, seat: int, score: RoundScore,
-                 match_winner: int | None) -> dict[str, Any]:
-    """Adds a finished round (and the match, when ``match_winner`` is a pair) for ``seat``."""
+                 match_winner: int | None, match_level: str | None = None) -> dict[str, Any]:
+    """Adds a finished round at ``level`` (and the match at ``match_level``, by default the
+    same, when ``match_winner`` is a pair) for ``seat``."""
     out = _filled(data)
     me, them = seat % 2, 1 - seat % 2
     lv = out["levels"].setdefault(level, empty_stats()["levels"]["easy"])
@@ -58,9 +59,10 @@ def credit_round(data: dict[str, Any], level: str, seat: int, score: RoundScore,
     if a_b[me] > a_b[them]:
         lv["rounds_won"] += 1
     if match_winner is not None:
-        lv["matches"] += 1
+        mv = out["levels"].setdefault(match_level or level, empty_stats()["levels"]["easy"])
+        mv["matches"] += 1
         if match_winner == me:
-            lv["matches_won"] += 1
+            mv["matches_won"] += 1
     out["rounds"] += 1
     for cat in CATEGORIES:
         out["points"][cat] += getattr(score, cat)[me]

@@ -32,6 +32,7 @@ from ..coach import RoundTrace, cards_seen
 from ..coach.payload import compute_hint, compute_review, warm
 from ..coach.stats import credit_accuracy, credit_help, credit_round, empty_stats
 from ..engine import Rules, SeatView
+from ..players import LEVELS
 from ..workers import watch_server
 from . import errors as e
 from .store import GameRecord, PersonRecord
@@ -59,7 +60,15 @@ def coach_meta(rec: GameRecord) -> dict[str, Any]:
 
 #: What the coach keeps of one match: rounds by number, so a new match at the same table
 #: (a rematch) starts without them.
-MATCH_PARTS = ("traces", "help", "reviews")
+MATCH_PARTS = ("traces", "help", "reviews", "round_level", "match_level", "credit_levels")
+
+
+_EASE: dict[str, int] = {level: i for i, level in enumerate(LEVELS)}
+
+
+def easiest(a: str, b: str) -> str:
+    """The easier of two levels."""
+    return a if _EASE[a] <= _EASE[b] else b
 
 
 def new_match(rec: GameRecord) -> None:
@@ -195,16 +204,35 @@ class CoachService:
 
         await self._change_meta(rec.id, claim, load)
 
+    def level_changed(self, rec: GameRecord, old: str) -> None:
+        """A round, and a match, count for the easiest level any of their cards was played at:
+        switched to Hard before the last card, a round played at Easy is not Hard's."""
+        meta = coach_meta(rec)
+        m = rec.match
+        played = bool(m.round.history) and not m.round.is_over
+        if played:
+            meta["round_level"] = easiest(meta.get("round_level", old), rec.level)
+        else:
+            meta.pop("round_level", None)  # the next round's cards are all played at the new one
+        if m.round_number > 1 or m.round.history:  # a card of the match was played
+            meta["match_level"] = easiest(meta.get("match_level", old), rec.level)
+
     def round_over(self, rec: GameRecord) -> None:
+        meta = coach_meta(rec)
         # The plays are kept so the round can be reviewed after the next deal replaces it.
-        coach_meta(rec).setdefault("traces", {})[str(rec.match.round_number)] = _trace_of(rec)
+        meta.setdefault("traces", {})[str(rec.match.round_number)] = _trace_of(rec)
+        # The levels the round and the match count for (``level_changed``); the next round
+        # starts at the level set now.
+        meta["credit_levels"] = [meta.pop("round_level", rec.level),
+                                 meta.get("match_level", rec.level)]
 
     def round_stored(self, rec: GameRecord) -> None:
         m = rec.match
         score = m.rounds[-1]
+        round_level, match_level = coach_meta(rec).get("credit_levels", [rec.level, rec.level])
         for seat, person in people_of(rec).items():
             self._change_person(person, lambda d, s=seat: credit_round(  # type: ignore[misc]
-                d, rec.level, s, score, m.winner))
+                d, round_level, s, score, m.winner, match_level))
             if self._busy == 0:
                 # An idle pool reviews the round at once, so opening the review is instant;
                 # a busy one leaves it to the request.

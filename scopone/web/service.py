@@ -47,6 +47,10 @@ class RoundWatcher(Protocol):
 
     def game_created(self, rec: GameRecord, person: str | None) -> None: ...
 
+    def level_changed(self, rec: GameRecord, old: str) -> None:
+        """Before a new level (``rec.level``, ``old`` before it) is stored: may add to
+        ``rec.meta``."""
+
     def round_over(self, rec: GameRecord) -> None:
         """Before the finishing move is stored: may add to ``rec.meta``."""
 
@@ -272,7 +276,9 @@ class GameService:
             rec = self._load(game_id)
             if rec.level == level:
                 return game_view(rec)  # nothing changes, so the version stays
-            rec.level = level
+            old, rec.level = rec.level, level
+            if self.watcher is not None:
+                self.watcher.level_changed(rec, old)
             if not self.commit(rec):
                 # Another process changed the row between our load and this write.
                 raise e.Conflict(e.STALE_VERSION, game_view(self._load(game_id)))

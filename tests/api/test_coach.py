@@ -236,6 +236,60 @@ def test_the_match_is_credited_when_it_ends(api: Api) -> None:
     assert game["winner"] == "A" and easy["matches_won"] == 1
 
 
+def _levels(api: Api, pid: str) -> dict[str, tuple[int, int]]:
+    # Rounds and matches per level, of the levels with any.
+    s = api.client.get(f"/api/people/{pid}/stats").json()
+    return {x["level"]: (x["rounds"], x["matches"]) for x in s["levels"]
+            if x["rounds"] or x["matches"]}
+
+
+def _set_level(api: Api, gid: str, level: str) -> None:
+    r = api.client.patch(f"/api/games/{gid}", json={"level": level})
+    assert r.status_code == 200, r.text
+
+
+def test_a_round_and_a_match_count_for_the_easiest_level_they_were_played_at(api: Api) -> None:
+    # The match's last round: seat 0 sweeps 7C with the settebello and pair A reaches 11.
+    # Switched to Hard after that card, the round and the match were still played at Easy.
+    pid = person()
+    gid = api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3, scores=(10, 0))
+    rec = api.store.load(gid)
+    assert rec is not None
+    api.app.state.coach.claim_seat(rec, 0, pid)
+    assert api.store.update(rec, rec.version)
+    game = api.get(gid)
+    game = api.step(game, random.Random(1))
+    assert game["history"]
+    _set_level(api, gid, "hard")
+    game = api.round_end(api.get(gid), random.Random(2))
+    assert game["status"] == "match_over" and game["level"] == "hard"
+    assert _levels(api, pid) == {"easy": (1, 1)}
+
+
+def test_a_level_set_between_rounds_is_the_next_rounds_and_the_match_keeps_the_easiest(
+        api: Api) -> None:
+    # Round 1 at Normal, switched to Easy mid-round: Easy's. Round 2, set to Hard before it is
+    # dealt, all Hard's. The match, played at Normal, Easy and Hard, is Easy's.
+    pid = person()
+    game = create(api, pid, level="normal")
+    rng = random.Random(11)
+    while not game["history"]:
+        game = api.step(game, rng)
+    _set_level(api, game["id"], "easy")
+    game = api.round_end(api.get(game["id"]), rng)
+    assert game["status"] == "round_over"
+    assert _levels(api, pid) == {"easy": (1, 0)}
+    _set_level(api, game["id"], "hard")
+    game = api.round_end(api.step(api.get(game["id"]), rng), rng)
+    assert _levels(api, pid) == {"easy": (1, 0), "hard": (1, 0)}
+    # Played on at Hard to the match's end: every later round is Hard's, the match Easy's.
+    while game["status"] != "match_over":
+        game = api.round_end(api.step(game, rng), rng)
+    levels = _levels(api, pid)
+    rounds = len(game["rounds"])
+    assert levels == {"easy": (1, 1), "hard": (rounds - 1, 0)}
+
+
 def test_a_finished_round_is_reviewed_without_being_asked(api: Api) -> None:
     # The person's round is judged in the background as soon as it ends, so the review opens
     # at once; without a person nothing is computed until asked.
