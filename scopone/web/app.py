@@ -116,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 yield
         finally:
             sweeper.cancel()
+            await presence.close()
             driver.close()
             solo.close()
             app.state.coach.close()

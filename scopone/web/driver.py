@@ -5,7 +5,9 @@ One driver per table across processes, by a lease kept in the table
 through the same version-checked update as every other change. The owner plays when a card is
 due; any other process that watches the table plays it only ``takeover`` seconds later, so a
 live owner is never raced, and a killed process's tables go on (its lease is taken over with the
-first card another process plays). Two processes acting at once cannot both succeed: the
+first card another process plays; at once, with the table's clock started again, when the owner
+is known dead: a restart). A person's card or a deal moves the lease to the process that stored
+it, whose driver it kicks. Two processes acting at once cannot both succeed: the
 version decides, the loser drops its card.
 
 A process drives a table while it has one of its event streams open or has just changed it;
@@ -82,6 +84,12 @@ class Driver:
         table = t.table_of(rec) if rec is not None else None
         if rec is None or table is None:
             return False
+        if t.dead_lease(table, self.owner) or t.dead_streams(table):
+            # A dead process drove it, or held a page's stream (a restart, a crash): taken
+            # over at once, its clock started again, the streams gone (``revive``).
+            if not await self.tables.revive(game_id):
+                await watch.changed(1.0)  # other writes won every try: again in a second
+            return True
         due = t.next_due(rec, table, self.pace, self.reconnect)
         if due is None:
             if not self._watched_here(game_id):

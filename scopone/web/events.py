@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -22,6 +23,8 @@ from starlette.types import Receive, Scope, Send
 
 from . import table as t
 from .tables import TableService
+
+log = logging.getLogger(__name__)
 
 PING_SECONDS = 15.0
 #: A seat whose last stream closed is shown as gone only after this long: a reload or a
@@ -88,7 +91,8 @@ class Presence:
         self.tables = tables
         self.process = process  # this process's name in the seats' ``streams``
         self.open: Counter[tuple[str, int]] = Counter()
-        self._tasks: set[asyncio.Task[None]] = set()
+        # The seats whose last stream here closed, waiting to be stored as gone.
+        self._going: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     def streams(self, game_id: str) -> int:
         return sum(n for (gid, _), n in self.open.items() if gid == game_id)
@@ -103,15 +107,37 @@ class Presence:
         self.open[key] -= 1
         if self.open[key] <= 0:
             del self.open[key]
+            old = self._going.pop(key, None)
+            if old is not None:
+                old.cancel()
             task = asyncio.get_running_loop().create_task(self._gone_later(game_id, seat))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._going[key] = task
+            task.add_done_callback(partial(self._went, key))
+
+    def _went(self, key: tuple[str, int], task: asyncio.Task[None]) -> None:
+        if self._going.get(key) is task:
+            del self._going[key]
 
     async def _gone_later(self, game_id: str, seat: int) -> None:
         await asyncio.sleep(GONE_AFTER_SECONDS)
         if self.open[(game_id, seat)] == 0:
             self.open.pop((game_id, seat), None)
             await self.tables.set_connected(game_id, seat, self.process, False)
+
+    async def close(self) -> None:
+        """The server stops: every seat with a stream here is stored as gone now, not after
+        the grace a reconnecting browser gets (this process will not be there to store it,
+        and another machine's table would count them connected for ever)."""
+        keys = set(self._going) | set(self.open)
+        for task in self._going.values():
+            task.cancel()
+        self._going.clear()
+        self.open.clear()
+        for game_id, seat in keys:
+            try:
+                await self.tables.set_connected(game_id, seat, self.process, False)
+            except Exception:
+                log.exception("could not store a seat as gone on the way out")
 
 
 async def table_events(tables: TableService, presence: Presence, game_id: str,

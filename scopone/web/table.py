@@ -293,6 +293,18 @@ def _person_due(table: dict[str, Any], s: dict[str, Any], since: float, pace: fl
     return due
 
 
+def dead_lease(table: dict[str, Any], process: str) -> bool:
+    """Whether the table's driver, by its lease, was a process other than ``process`` that is
+    known to be dead."""
+    lease = table.get("lease")
+    return lease is not None and lease["owner"] != process and process_gone(lease["owner"])
+
+
+def dead_streams(table: dict[str, Any]) -> bool:
+    """Whether a seat counts a stream of a process known to be dead."""
+    return any(process_gone(name) for s in table["seats"] for name in s.get("streams", {}))
+
+
 def process_name() -> str:
     """This process as the driver's lease and the seats' ``streams`` name it."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"

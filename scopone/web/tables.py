@@ -157,11 +157,12 @@ class TableService:
                 if game_changed:
                     table["turn_since"] = time.time()
                     table["game_version"] = rec.version + 1  # what commit makes it
-                    if table.get("lease") is None:
-                        # The process that starts the game drives it: without a lease, every
-                        # process watching the table would race for the first computer card,
-                        # and whichever won would keep it.
-                        table["lease"] = {"owner": self.process, "since": table["turn_since"]}
+                    # The process that changes the game (the start, a person's card, a deal)
+                    # drives it on: its driver is kicked now (``on_change``). Without a lease
+                    # every process watching the table would race for the next computer card;
+                    # left with the last owner, which may have stopped driving (no page of the
+                    # table open there), the others would wait ``takeover`` for it.
+                    table["lease"] = {"owner": self.process, "since": table["turn_since"]}
                 seats = not game_changed if seats_changed is None else seats_changed
                 if self.commit(rec, card_played, seats):
                     self.on_change(rec.id)
@@ -256,6 +257,38 @@ class TableService:
         if not table["seats"][seat]["away"]:
             return self.view(rec, table, seat)  # nothing changes, so the version stays
         return await self._change(code, token, None, change)
+
+    async def revive(self, game_id: str) -> bool:
+        """What processes known to be dead (a restart, a crash) left behind. A table whose
+        driver's process is dead was driven by nobody since: this process takes it over, and
+        its clock starts again now (the time the server was down counts against nobody's
+        turn). The streams dead processes left in the seats go: a person whose browser has
+        not come back is offline from now on, not connected for ever. False when other
+        writes won every try (nothing stored)."""
+        async with self.games.locked(game_id):
+            for _ in range(RETRIES):
+                rec = self.store.load(game_id)
+                table = t.table_of(rec) if rec is not None else None
+                if rec is None or table is None:
+                    return True
+                orphaned = t.dead_lease(table, self.process)
+                if not orphaned and not t.dead_streams(table):
+                    return True  # another process did it meanwhile
+                now = time.time()
+                for s in table["seats"]:
+                    streams: dict[str, bool] = s.get("streams", {})
+                    for name in [n for n in streams if t.process_gone(n)]:
+                        del streams[name]
+                    if s["connected"] and not streams:
+                        s["connected"], s["gone_since"] = False, now
+                if orphaned:
+                    table["turn_since"] = now
+                    table["lease"] = {"owner": self.process, "since": now}
+                if self.commit(rec, seats_changed=False):
+                    self.on_change(rec.id)
+                    return True
+                await asyncio.sleep(0)
+        return False
 
     async def set_connected(self, game_id: str, seat: int, process: str,
                             connected: bool) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from scopone.web.store import open_store
+
 T = 60  # generous request timeouts: a guard on a loaded machine, never a measure
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
@@ -142,3 +144,13 @@ def test_a_stopped_server_ends_its_event_streams_and_exits(
             proc.kill()
             proc.wait()
     assert _wait_gone(tag) == []
+    # Anna's seat is stored as gone on the way out: no process is left to say so later, and
+    # a table on another machine would count her connected for ever.
+    store = open_store(str(tmp_path / "games.sqlite3"))
+    try:
+        rec = store.load_by_code(code)
+    finally:
+        store.close()
+    assert rec is not None
+    anna = rec.meta["table"]["seats"][0]
+    assert anna["connected"] is False and anna["streams"] == {} and anna["gone_since"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -393,3 +394,91 @@ def test_the_driver_of_a_table_gone_stops_quietly(
 
     assert run_alone(scenario()) == 0
     assert sim.changes == []
+
+
+# A process known to be dead: this machine's, with a pid no process can have.
+DEAD = f"{socket.gethostname()}:{2**31 - 1}:dead"
+# A process of another machine: never judged dead from here.
+LIVE = "elsewhere:1:live"
+
+
+@pytest.mark.parametrize("carla", ["gone with the server", "back on another process"])
+def test_a_table_a_dead_process_drove_is_taken_over_at_once_and_its_clock_starts_again(
+        tmp_path: Path, sim: Sim, carla: str) -> None:
+    """A restart: the lease names a process that is dead, and Carla's 60 s ran out while the
+    server was down (her turn began at t=100, the driver looks at t=500). The time the server
+    was down is nobody's: the table is taken over at once and its clock starts again. Carla
+    whose page did not come back (her only stream the dead process's) is offline from then,
+    and the computer plays for her after the grace; Carla back on a live process gets her
+    whole minute again. Her card is not played the moment the server is back."""
+
+    async def scenario() -> tuple[At, list[tuple[str, int, float]], dict[str, Any]]:
+        rec, table = _playing(away_seconds=60)
+        _turn_to(rec, 2)
+        seat = table["seats"][2]
+        seat["streams"] = {DEAD: True, **({LIVE: True} if carla != "gone with the server"
+                                          else {})}
+        seat["connected"] = True
+        table["lease"] = {"owner": DEAD, "since": 100.0}
+        async with at_table(tmp_path, sim, rec) as at:
+            sim.now = 500.0
+            await _drive(at)
+            revived = at.tables.store.load(rec.id)
+            return at, sim.changes[:2], t.table_of(revived)  # type: ignore[return-value]
+
+    at, changes, table = run_alone(scenario())
+    (_, v1, revived_at), (_, v2, carlas_card_at) = changes
+    assert (v1, revived_at, v2) == (1, 500.0, 2)
+    if carla == "gone with the server":
+        assert carlas_card_at == 500.0 + GRACE
+    else:
+        assert carlas_card_at == 500.0 + 60
+    assert table["lease"]["owner"] == at.driver.owner
+    assert all(DEAD not in s.get("streams", {}) for s in table["seats"])
+
+
+def test_a_seat_connected_only_by_a_dead_process_goes_offline_at_a_table_with_no_clock(
+        tmp_path: Path, sim: Sim) -> None:
+    """No time limit at the table: Carla, counted connected by a stream of a process that is
+    dead, would be waited for for ever. The driver finds the dead stream: she is offline from
+    then and her card is played after the grace (the lease is a live process's elsewhere, so
+    its takeover too); the table's clock is left alone, its driver being alive."""
+
+    async def scenario() -> tuple[list[tuple[str, int, float]], dict[str, Any]]:
+        rec, table = _playing(away_seconds=None)
+        _turn_to(rec, 2)
+        table["seats"][2]["streams"] = {DEAD: True}
+        table["seats"][2]["connected"] = True
+        table["lease"] = {"owner": LIVE, "since": 100.0}
+        async with at_table(tmp_path, sim, rec) as at:
+            sim.now = 500.0
+            await _drive(at)
+            stored = at.tables.store.load(rec.id)
+            return sim.changes[:2], t.table_of(stored)  # type: ignore[return-value]
+
+    changes, table = run_alone(scenario())
+    assert [(v, when) for _, v, when in changes] == [(1, 500.0), (2, 500.0 + GRACE + TAKEOVER)]
+    carla = table["seats"][2]
+    assert carla["streams"] == {} and carla["away"] is True
+
+
+def test_a_persons_card_moves_the_lease_to_the_process_that_stored_it(
+        tmp_path: Path, sim: Sim) -> None:
+    """The lease is another live process's, which may have stopped driving (no page of the
+    table open there). Carla's card, stored here, makes this process the driver: the next
+    computer's card comes at the pace, not a takeover later."""
+
+    async def scenario() -> tuple[str, dict[str, Any], str]:
+        rec, table = _playing(away_seconds=None)
+        _turn_to(rec, 2)
+        table["seats"][2]["connected"] = True
+        table["lease"] = {"owner": LIVE, "since": 100.0}
+        async with at_table(tmp_path, sim, rec) as at:
+            sim.now = 110.0
+            await at.tables.move("code", _carlas_move(rec, 0), CARLA)
+            await _drive(at)
+            return rec.id, at.stored()[1], at.driver.owner
+
+    gid, table, owner = run_alone(scenario())
+    assert sim.changes[:2] == [(gid, 1, 110.0), (gid, 2, 110.0 + PACE)]
+    assert table["lease"]["owner"] == owner
