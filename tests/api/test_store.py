@@ -258,3 +258,25 @@ def test_the_postgresql_listener_reconnects_and_catches_up(pg_url: str) -> None:
     finally:
         writer.close()
         reader.close()
+
+
+def test_the_postgresql_pool_replaces_connections_the_server_closed(pg_url: str) -> None:
+    """After a PostgreSQL restart (here: the server ends the pool's connections) the pool's
+    idle connections are dead; each is checked before it serves a request and replaced, so no
+    request fails with it (the first few after a restart each answered 500)."""
+    import psycopg
+
+    store = open_store(pg_url + "&application_name=scopone_pool_check")
+    try:
+        rec = _record()
+        store.insert(rec)
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            killed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = 'scopone_pool_check'").fetchall()
+        assert killed
+        for _ in range(5):
+            got = store.load(rec.id)
+            assert got is not None and got.id == rec.id
+    finally:
+        store.close()

@@ -71,8 +71,11 @@ class PostgresStore:
 
     def __init__(self, url: str, pool_size: int = 4) -> None:
         self.url = url
+        # Each connection is checked before it serves (one round trip): after PostgreSQL
+        # restarts, the idle ones are dead, and each would fail the request it was given.
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True,
-                                    kwargs={"autocommit": True}, name="scopone")
+                                    kwargs={"autocommit": True}, name="scopone",
+                                    check=ConnectionPool.check_connection)
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         try:
