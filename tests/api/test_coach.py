@@ -220,16 +220,21 @@ def test_statistics_per_person_and_clearing_them(api: Api) -> None:
     assert r.status_code == 422
 
 
-def test_the_match_is_credited_when_it_ends(api: Api) -> None:
-    pid = person()
-    # Seat 0 sweeps 7C with the settebello: pair A reaches 11 and wins in this last round.
+def _last_round(api: Api, pid: str) -> str:
+    """A match's last round, credited to ``pid``: seat 0 sweeps 7C with the settebello, and
+    pair A reaches 11 and wins."""
     gid = api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3, scores=(10, 0))
     rec = api.store.load(gid)
     assert rec is not None
     api.app.state.coach.claim_seat(rec, 0, pid)
     assert api.store.update(rec, rec.version)
-    game = api.get(gid)
-    game = api.round_end(game, random.Random(6))
+    return gid
+
+
+def test_the_match_is_credited_when_it_ends(api: Api) -> None:
+    pid = person()
+    gid = _last_round(api, pid)
+    game = api.round_end(api.get(gid), random.Random(6))
     s = api.client.get(f"/api/people/{pid}/stats").json()
     easy = next(x for x in s["levels"] if x["level"] == "easy")
     assert game["status"] == "match_over" and easy["matches"] == 1
@@ -249,16 +254,11 @@ def _set_level(api: Api, gid: str, level: str) -> None:
 
 
 def test_a_round_and_a_match_count_for_the_easiest_level_they_were_played_at(api: Api) -> None:
-    # The match's last round: seat 0 sweeps 7C with the settebello and pair A reaches 11.
-    # Switched to Hard after that card, the round and the match were still played at Easy.
+    # Switched to Hard after seat 0's card of the match's last round, the round and the match
+    # were still played at Easy.
     pid = person()
-    gid = api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3, scores=(10, 0))
-    rec = api.store.load(gid)
-    assert rec is not None
-    api.app.state.coach.claim_seat(rec, 0, pid)
-    assert api.store.update(rec, rec.version)
-    game = api.get(gid)
-    game = api.step(game, random.Random(1))
+    gid = _last_round(api, pid)
+    game = api.step(api.get(gid), random.Random(1))
     assert game["history"]
     _set_level(api, gid, "hard")
     game = api.round_end(api.get(gid), random.Random(2))
@@ -268,20 +268,26 @@ def test_a_round_and_a_match_count_for_the_easiest_level_they_were_played_at(api
 
 def test_a_level_set_between_rounds_is_the_next_rounds_and_the_match_keeps_the_easiest(
         api: Api) -> None:
-    # Round 1 at Normal, switched to Easy mid-round: Easy's. Round 2, set to Hard before it is
-    # dealt, all Hard's. The match, played at Normal, Easy and Hard, is Easy's.
+    # Round 1 (two cards a hand: too few to end the match) at Normal, switched to Easy
+    # mid-round: Easy's. Round 2, set to Hard before it is dealt, all Hard's. The match, played
+    # at Normal, Easy and Hard, is Easy's, whichever round ends it.
     pid = person()
-    game = create(api, pid, level="normal")
+    gid = api.insert(["7D 2B", "1C 4S", "2C 6D", "3C 5B"], dealer=3, level="normal")
+    rec = api.store.load(gid)
+    assert rec is not None
+    api.app.state.coach.claim_seat(rec, 0, pid)
+    assert api.store.update(rec, rec.version)
     rng = random.Random(11)
-    while not game["history"]:
-        game = api.step(game, rng)
-    _set_level(api, game["id"], "easy")
-    game = api.round_end(api.get(game["id"]), rng)
+    game = api.step(api.get(gid), rng)
+    assert game["history"]
+    _set_level(api, gid, "easy")
+    game = api.round_end(api.get(gid), rng)
     assert game["status"] == "round_over"
     assert _levels(api, pid) == {"easy": (1, 0)}
-    _set_level(api, game["id"], "hard")
-    game = api.round_end(api.step(api.get(game["id"]), rng), rng)
-    assert _levels(api, pid) == {"easy": (1, 0), "hard": (1, 0)}
+    _set_level(api, gid, "hard")
+    game = api.round_end(api.step(api.get(gid), rng), rng)
+    over = int(game["status"] == "match_over")
+    assert _levels(api, pid) == {"easy": (1, over), "hard": (1, 0)}
     # Played on at Hard to the match's end: every later round is Hard's, the match Easy's.
     while game["status"] != "match_over":
         game = api.round_end(api.step(game, rng), rng)

@@ -12,7 +12,7 @@ import pytest
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, Server
-from .test_coach_phone import HINT_SHOWN, PLAYABLE
+from .test_coach_phone import BOARD, HINT_SHOWN, PLAYABLE, covered
 from .test_match import codes, visible_centre
 from .test_tables import TableServer, people, started_alone, tserver  # noqa: F401  (fixtures)
 
@@ -32,33 +32,6 @@ LARGE = {"viewport": {"width": 1920, "height": 1080}}
 SIZES = [DESKTOP, SMALL, SQUARE, LARGE]
 NAMES = ["1280x800", "1024x600", "1024x768", "1920x1080"]
 
-# What the open panels cover: each hand card's visible middle that is not the card itself
-# (not clickable there); every table card, seat part, pile part and part of the status line a
-# panel meets; a panel over the bar or out of the window; and the two panels meeting.
-COVERED = """() => {
-  const panels = ['coach-hint', 'seen-panel'].map((id) => document.getElementById(id))
-    .filter((p) => !p.hidden).map((p) => p.getBoundingClientRect());
-  const meets = (a, b) => a.left < b.right && b.left < a.right
-    && a.top < b.bottom && b.top < a.bottom;
-  const cards = [...document.querySelectorAll('#hand .card')];
-  const hand = cards.filter((card, i) => {
-    const r = card.getBoundingClientRect();
-    const right = i + 1 < cards.length ? cards[i + 1].getBoundingClientRect().left : r.right;
-    const x = (r.left + Math.min(right, r.right)) / 2;
-    const hit = document.elementFromPoint(x, r.top + r.height / 2);
-    return !hit || hit.closest('.card') !== card;
-  }).map((card) => card.dataset.code);
-  const sight = '#table-cards .card, .seat > *, .pile > *, #status-line > *';
-  const board = [...document.querySelectorAll(sight)]
-    .filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height; })
-    .filter((el) => panels.some((p) => meets(p, el.getBoundingClientRect())))
-    .map((el) => el.dataset.code || el.closest('[id]').id + ' ' + el.className);
-  const bar = document.getElementById('bar').getBoundingClientRect().bottom;
-  const out = panels.filter((p) => p.top < bar || p.left < 0 || p.right > innerWidth
-    || p.bottom > innerHeight).length;
-  const apart = panels.length < 2 || !meets(panels[0], panels[1]);
-  return { panels: panels.length, hand, board, out, apart };
-}"""
 # Where a panel lies on the page, as [left, top, width, height].
 WHERE = """id => { const r = document.getElementById(id).getBoundingClientRect();
   return [r.left + scrollX, r.top + scrollY, r.width, r.height].map(Math.round); }"""
@@ -67,9 +40,13 @@ WHOLE = """() => ['coach-hint', 'seen-panel'].map((id) => document.getElementByI
   .filter((p) => !p.hidden && p.scrollHeight <= p.clientHeight + 1).length"""
 
 
+# What a panel leaves in sight on a desktop: the phone's and the status line too.
+SIGHT = BOARD + ", #status-line > *"
+
+
 def assert_in_sight(page: Any, panels: int) -> None:
-    covered = page.evaluate(COVERED)
-    assert covered == {"panels": panels, "hand": [], "board": [], "out": 0, "apart": True}, covered
+    found = covered(page, SIGHT, window=True)
+    assert found == {"panels": panels, "hand": [], "board": [], "out": 0, "apart": True}, found
 
 
 def seen_in_pictures(page: Any) -> bool:

@@ -22,8 +22,9 @@ PLAYABLE = "() => document.querySelector('#hand.playable') !== null"
 HINT_SHOWN = "() => document.querySelector('#hand .card.hinted') !== null"
 
 # What the open panels cover: each hand card's visible middle that is not the card itself
-# (not tappable there), and every table card, seat part and pile part that a panel meets.
-COVERED = """() => {
+# (not tappable there); every element of ``sight`` (table cards, seat parts, pile parts...) a
+# panel meets; how many panels lie over the bar or out of the window; and the two meeting.
+COVERED = """(sight) => {
   const panels = ['coach-hint', 'seen-panel'].map((id) => document.getElementById(id))
     .filter((p) => !p.hidden).map((p) => p.getBoundingClientRect());
   const meets = (a, b) => a.left < b.right && b.left < a.right
@@ -36,18 +37,30 @@ COVERED = """() => {
     const hit = document.elementFromPoint(x, r.top + r.height / 2);
     return !hit || hit.closest('.card') !== card;
   }).map((card) => card.dataset.code);
-  const board = [...document.querySelectorAll('#table-cards .card, .seat > *, .pile > *')]
+  const board = [...document.querySelectorAll(sight)]
     .filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height; })
     .filter((el) => panels.some((p) => meets(p, el.getBoundingClientRect())))
     .map((el) => el.dataset.code || el.closest('[id]').id + ' ' + el.className);
+  const bar = document.getElementById('bar').getBoundingClientRect().bottom;
+  const out = panels.filter((p) => p.top < bar || p.left < 0 || p.right > innerWidth
+    || p.bottom > innerHeight).length;
   const apart = panels.length < 2 || !meets(panels[0], panels[1]);
-  return { panels: panels.length, hand, board, apart };
+  return { panels: panels.length, hand, board, out, apart };
 }"""
+BOARD = "#table-cards .card, .seat > *, .pile > *"
+
+
+def covered(page: Any, sight: str = BOARD, window: bool = False) -> dict[str, Any]:
+    """``COVERED``; the panels' place against the bar and the window only if ``window``."""
+    found = dict(page.evaluate(COVERED, sight))
+    if not window:
+        del found["out"]
+    return found
 
 
 def assert_in_sight(page: Any, panels: int) -> None:
-    covered = page.evaluate(COVERED)
-    assert covered == {"panels": panels, "hand": [], "board": [], "apart": True}, covered
+    found = covered(page)
+    assert found == {"panels": panels, "hand": [], "board": [], "apart": True}, found
 
 
 @pytest.mark.parametrize("device", [PHONE, PHONE_LANDSCAPE], ids=["upright", "on-its-side"])

@@ -6,9 +6,9 @@ import random
 from collections import Counter
 
 from scopone import Card, Round, Rules, SeatView
-from scopone.engine.cards import ALL_MASK, mask_of, parse_cards
+from scopone.engine.cards import ALL_MASK, BIT, mask_of, parse_cards
 from scopone.players.hard import deal_sampler
-from scopone.players.likelihood import POOL
+from scopone.players.likelihood import POOL, policy_values
 
 
 def position(hands: list[str], table: str = "", to_play: int = 0, pile_a: str = "",
@@ -66,3 +66,15 @@ def deals_holding(view: SeatView, reading: str, code: str, n: int, pool: int = P
         assert sorted(deal.hands[view.seat]) == sorted(c.index for c in view.hand)
         held.update(s for s in range(4) if card(code).index in deal.hands[s])
     return held
+
+
+def model_values(r: Round) -> list[tuple[int, int, float]]:
+    """Every move of the seat to play with the model player's score (``policy_values``), from
+    what that seat sees."""
+    seat = r.turn
+    own = 0
+    for c in r.hands[seat]:
+        own |= BIT[c]
+    others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table_mask | own)
+    return policy_values(own, r.table_mask, others, len(r.hands[(seat + 1) & 3]),
+                         len(r.hands[(seat + 3) & 3]), r.plays_left == 1)

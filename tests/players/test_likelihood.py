@@ -8,20 +8,19 @@ import random
 import pytest
 
 from scopone import Move, SeatView
-from scopone.engine.cards import ALL_MASK, BIT
+from scopone.engine.cards import BIT
 from scopone.players import heuristics, playout
 from scopone.players.hard import deal_sampler
 from scopone.players.likelihood import (
     _seen_plays,
     deal_loglik,
     policy_sampler,
-    policy_values,
     seat_loglik,
     typed_loglik,
 )
 from scopone.players.playout import policy_pair
 
-from .helpers import card, deals_holding, position, random_positions
+from .helpers import card, deals_holding, model_values, position, random_positions
 
 
 def _masks(hands: dict[int, str]) -> list[int]:
@@ -42,13 +41,7 @@ def test_the_model_scores_moves_as_the_playouts_choose_them() -> None:
     heuristics._MASK_WORTH.clear()
     rng = random.Random(3)
     for r in random_positions(3000, seed=77):
-        seat = r.turn
-        own = 0
-        for c in r.hands[seat]:
-            own |= BIT[c]
-        others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table_mask | own)
-        values = policy_values(own, r.table_mask, others, len(r.hands[(seat + 1) & 3]),
-                               len(r.hands[(seat + 3) & 3]), r.plays_left == 1)
+        values = model_values(r)
         assert sorted((c, m) for c, m, _ in values) == sorted(r.legal_pairs())
         chosen = policy_pair(r, 0.0, rng)
         best = max(v for _, _, v in values)

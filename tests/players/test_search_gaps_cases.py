@@ -11,15 +11,13 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from scopone import Round, Rules
-from scopone.engine.cards import ALL_MASK, BIT
 from scopone.players import heuristics, playout
 from scopone.players import search as search_module
 from scopone.players.endgame import Solver
-from scopone.players.likelihood import policy_values
 from scopone.players.playout import policy_pair
 from scopone.players.search import SearchLimits, evaluate_deal, finish, search
 
-from .helpers import position, random_positions
+from .helpers import model_values, position, random_positions
 from .test_endgame_cases import PILE_A, deep_positions, ending
 
 
@@ -173,14 +171,7 @@ def test_a_random_playout_move_is_a_legal_move_and_any_can_be_drawn() -> None:
 
 
 def _model_best(r: Round) -> tuple[float, dict[tuple[int, int], float]]:
-    seat = r.turn
-    own = 0
-    for c in r.hands[seat]:
-        own |= BIT[c]
-    others = ALL_MASK & ~(r.piles[0] | r.piles[1] | r.table_mask | own)
-    values = policy_values(own, r.table_mask, others, len(r.hands[(seat + 1) & 3]),
-                           len(r.hands[(seat + 3) & 3]), r.plays_left == 1)
-    scored = {(c, m): v for c, m, v in values}
+    scored = {(c, m): v for c, m, v in model_values(r)}
     return max(scored.values()), scored
 
 
