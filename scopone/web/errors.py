@@ -96,6 +96,12 @@ _MEANING = {
 }
 
 
+#: What every route that reads the database may answer, whatever it does: 400 and 413 from the
+#: request's framing (``security.BodyLimit``), 503 when the database cannot be reached (PostgreSQL
+#: down or restarting: ``security.SecurityHeaders``).
+EVERY_ROUTE = (400, 413, 503)
+
+
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` entries for these error statuses.
 

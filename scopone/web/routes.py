@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, status
 
-from .errors import documented, json_errors
+from .errors import EVERY_ROUTE, documented, json_errors
 from .events import EventStream, event_schema, resume_from
 from .schemas import GameCreate, GamePatch, GameView, MoveIn, Speed, VersionIn
 from .schemas_coach import PERSON_HEADER_PATTERN
@@ -45,7 +45,7 @@ def _answers(success: int, *errors: int) -> dict[int | str, dict[str, Any]]:
 
 
 # 400 and 413 come from the body-limit middleware, in front of every route.
-router = APIRouter(prefix="/api/games", tags=["games"], responses=documented(400, 413))
+router = APIRouter(prefix="/api/games", tags=["games"], responses=documented(*EVERY_ROUTE))
 
 
 @router.post("", response_model=GameView, status_code=status.HTTP_201_CREATED,
@@ -71,7 +71,7 @@ async def get_game(game_id: str, service: Service) -> GameView:
             responses={200: {"description": "one event per version of the game",
                              "content": {"text/event-stream": {
                                  "schema": event_schema("game", "GameView")}}},
-                       **json_errors(400, 404, 413, 422)})
+                       **json_errors(400, 404, 413, 422, 503)})
 async def game_events(request: Request, game_id: str, service: Service,
                       speed: Speed = "normal",
                       last_event_id: Annotated[str | None, Header()] = None,

@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 from ..coach.stats import stats_summary
 from . import errors as e
 from .coach import CoachService
-from .errors import documented
+from .errors import EVERY_ROUTE, documented
 from .schemas import ErrorOut, VersionIn
 from .schemas_coach import PERSON_PATTERN, CardsSeenOut, HintOut, ReviewOut, StatsOut
 from .views import HUMAN
@@ -31,8 +31,8 @@ RoundNumber = Annotated[int, Path(ge=1, le=1000, description="1 for the match's 
 _UNKNOWN_PERSON: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "unknown person"}}
 
-games = APIRouter(prefix="/api/games", tags=["coach"], responses=documented(400, 413))
-people = APIRouter(prefix="/api/people", tags=["coach"], responses=documented(400, 413))
+games = APIRouter(prefix="/api/games", tags=["coach"], responses=documented(*EVERY_ROUTE))
+people = APIRouter(prefix="/api/people", tags=["coach"], responses=documented(*EVERY_ROUTE))
 pages = APIRouter()
 
 

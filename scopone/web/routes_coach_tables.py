@@ -20,7 +20,7 @@ from fastapi import APIRouter, Depends, Header, Path, Response, status
 from . import errors as e
 from . import table as t
 from .coach import CoachService
-from .errors import documented
+from .errors import EVERY_ROUTE, documented
 from .routes_coach import get_coach
 from .routes_tables import Authorization, Code, bearer, get_tables
 from .schemas import VersionIn
@@ -34,7 +34,7 @@ RoundNumber = Annotated[int, Path(ge=1, le=1000, description="1 for the match's 
 Person = Annotated[str, Header(alias="X-Scopone-Person", pattern=PERSON_PATTERN,
                                description="the anonymous person's id (browser-made, secret)")]
 
-router = APIRouter(prefix="/api/tables", tags=["coach"], responses=documented(400, 413))
+router = APIRouter(prefix="/api/tables", tags=["coach"], responses=documented(*EVERY_ROUTE))
 
 
 class _Seated:

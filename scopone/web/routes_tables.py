@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, status
 
-from .errors import documented, json_errors
+from .errors import EVERY_ROUTE, documented, json_errors
 from .events import EventStream, Presence, event_schema, resume_from, table_events
 from .schemas import VersionIn
 from .schemas_tables import SeatIn, SeatTaken, TableCreate, TableMoveIn, TableView
@@ -49,7 +49,7 @@ def _answers(success: int, *errors: int) -> dict[int | str, dict[str, Any]]:
 
 
 # 400 and 413 come from the body-limit middleware, in front of every route.
-router = APIRouter(prefix="/api/tables", tags=["tables"], responses=documented(400, 413))
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=documented(*EVERY_ROUTE))
 
 
 @router.post("", response_model=SeatTaken, status_code=status.HTTP_201_CREATED,
@@ -139,7 +139,7 @@ EVENT_SCHEMA = event_schema("table", "TableView")
 @router.get("/{code}/events", operation_id="table_events", response_class=EventStream,
             responses={200: {"description": "one event per version, for the caller's seat",
                              "content": {"text/event-stream": {"schema": EVENT_SCHEMA}}},
-                       **json_errors(400, 403, 404, 413, 422)})
+                       **json_errors(400, 403, 404, 413, 422, 503)})
 async def events(request: Request, code: Code, tables: Tables,
                  authorization: Authorization = None,
                  last_event_id: Annotated[str | None, Header()] = None,

@@ -10,7 +10,8 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .accesslog import redact_path
-from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE
+from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE, DATABASE_UNAVAILABLE
+from .store import unavailable
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +64,19 @@ class SecurityHeaders:
 
         try:
             await self.app(scope, receive, send_with_headers)
-        except Exception:
+        except Exception as exc:
             # The path names a table's code or a game's id: capabilities, never logged.
-            log.exception("unhandled error on %s %s", scope.get("method"),
-                          redact_path(str(scope.get("path"))))
+            where = (scope.get("method"), redact_path(str(scope.get("path"))))
+            if unavailable(exc):
+                # Not the request's fault nor the code's: the client may try again.
+                log.warning("database unavailable on %s %s: %s", *where, exc)
+                status, detail = 503, DATABASE_UNAVAILABLE
+            else:
+                log.exception("unhandled error on %s %s", *where)
+                status, detail = 500, "internal error"
             if started:
                 raise
-            await _send_json(send_with_headers, 500, {"detail": "internal error"})
+            await _send_json(send_with_headers, status, {"detail": detail})
 
 
 class BodyLimit:

@@ -171,3 +171,28 @@ def test_tied_past_the_target_plays_another_round(api: Any) -> None:
     assert view["score"] == [11, 11] and view["winner"] is None
     r = api.client.post(f"/api/games/{gid}/next-round", json={"version": view["version"]})
     assert r.status_code == 200 and r.json()["round_number"] == 2
+
+
+@pytest.mark.parametrize(("error", "status", "detail"), [
+    ("unreachable", 503, "database unavailable"),
+    ("a bug", 500, "internal error"),
+])
+def test_a_database_out_of_reach_is_a_503_and_anything_else_unexpected_a_500(
+        api: Any, monkeypatch: pytest.MonkeyPatch, error: str, status: int, detail: str) -> None:
+    """PostgreSQL down or restarting (its driver's OperationalError, the pool's timeout
+    among them) is no fault of the request or the code: 503, which the client may try again.
+    Anything else unexpected stays a 500. Both are JSON with the security headers."""
+    import psycopg
+
+    def failing(rec: Any) -> None:
+        if error == "unreachable":
+            raise psycopg.OperationalError("the database system is shutting down")
+        raise RuntimeError("a bug")
+
+    real = api.store.insert
+    monkeypatch.setattr(api.store, "insert", failing)
+    r = api.client.post("/api/games", json={})
+    assert (r.status_code, r.json()) == (status, {"detail": detail})
+    assert r.headers["content-security-policy"]
+    monkeypatch.setattr(api.store, "insert", real)
+    assert api.client.post("/api/games", json={}).status_code == 201

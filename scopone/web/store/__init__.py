@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from .base import SCHEMA_VERSION, GameRecord, Listener, PersonRecord, Store
@@ -35,5 +36,13 @@ def open_store(url: str | Path) -> Store:
     raise ValueError(f"unknown database URL scheme: {scheme!r}")
 
 
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached now (PostgreSQL down or restarting,
+    no connection free in time), not that a request or the code is wrong. Looked up only if
+    PostgreSQL's driver was imported: nothing else raises its errors."""
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(exc, psycopg.OperationalError)
+
+
 __all__ = ["SCHEMA_VERSION", "GameRecord", "Listener", "PersonRecord", "SchemaTooNew",
-           "SqliteStore", "Store", "open_store"]
+           "SqliteStore", "Store", "open_store", "unavailable"]
