@@ -274,7 +274,14 @@ def test_the_postgresql_pool_replaces_connections_the_server_closed(pg_url: str)
             killed = admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE application_name = 'scopone_pool_check'").fetchall()
-        assert killed
+            assert killed
+            # Until those backends have ended (their farewell then waits on each socket).
+            deadline = time.monotonic() + WAIT
+            while admin.execute("SELECT count(*) FROM pg_stat_activity"
+                                " WHERE application_name = 'scopone_pool_check'"
+                                ).fetchone() != (0,):
+                assert time.monotonic() < deadline, "the backends did not end"
+                time.sleep(0.01)
         for _ in range(5):
             got = store.load(rec.id)
             assert got is not None and got.id == rec.id
