@@ -300,6 +300,27 @@ def dead_lease(table: dict[str, Any], process: str) -> bool:
     return lease is not None and lease["owner"] != process and process_gone(lease["owner"])
 
 
+def drop_dead_streams(s: dict[str, Any], keep: str | None = None) -> bool:
+    """Drops from seat ``s`` the streams of processes known to be dead (``keep``'s never);
+    True if there were any."""
+    streams: dict[str, bool] = s.setdefault("streams", {})
+    dead = [name for name in streams if name != keep and process_gone(name)]
+    for name in dead:
+        del streams[name]
+    return bool(dead)
+
+
+def note_presence(s: dict[str, Any], now: float) -> None:
+    """Seat ``s`` connected while any process has a stream of it open; ``gone_since`` when
+    the last one went."""
+    was = bool(s["connected"])
+    s["connected"] = bool(s["streams"])
+    if was and not s["connected"]:
+        s["gone_since"] = now
+    elif s["connected"]:
+        s["gone_since"] = None
+
+
 def dead_streams(table: dict[str, Any]) -> bool:
     """Whether a seat counts a stream of a process known to be dead."""
     return any(process_gone(name) for s in table["seats"] for name in s.get("streams", {}))

@@ -276,11 +276,8 @@ class TableService:
                     return True  # another process did it meanwhile
                 now = time.time()
                 for s in table["seats"]:
-                    streams: dict[str, bool] = s.get("streams", {})
-                    for name in [n for n in streams if t.process_gone(n)]:
-                        del streams[name]
-                    if s["connected"] and not streams:
-                        s["connected"], s["gone_since"] = False, now
+                    if t.drop_dead_streams(s):
+                        t.note_presence(s, now)
                 if orphaned:
                     table["turn_since"] = now
                     table["lease"] = {"owner": self.process, "since": now}
@@ -303,10 +300,8 @@ class TableService:
                 if rec is None or table is None:
                     return
                 s = table["seats"][seat]
-                streams: dict[str, bool] = s.setdefault("streams", {})
-                dead = [name for name in streams if name != process and t.process_gone(name)]
-                for name in dead:
-                    del streams[name]
+                dead = t.drop_dead_streams(s, keep=process)
+                streams: dict[str, bool] = s["streams"]
                 if s["kind"] != "person" or (streams.get(process, False) == connected
                                              and not dead):
                     return
@@ -314,12 +309,7 @@ class TableService:
                     streams[process] = True
                 else:
                     streams.pop(process, None)
-                was = bool(s["connected"])
-                s["connected"] = bool(streams)
-                if was and not s["connected"]:
-                    s["gone_since"] = time.time()
-                elif s["connected"]:
-                    s["gone_since"] = None
+                t.note_presence(s, time.time())
                 if self.commit(rec, seats_changed=False):
                     self.on_change(rec.id)
                     return

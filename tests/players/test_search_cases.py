@@ -128,20 +128,23 @@ def test_a_forced_move_costs_no_deal() -> None:
     assert result.samples == 0 and result.counts == [0]
 
 
+class StepClock:
+    """A ``time`` whose ``perf_counter`` moves 1/64 s each time it is read, from ``start``."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+
+    def perf_counter(self) -> float:
+        self.now += 1 / 64
+        return self.now
+
+
 def test_the_search_stops_when_one_more_deal_would_overrun_its_time(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """On a clock that moves 1/64 s each time the search looks at it (once a deal): with a
     quarter of a second it aims at 90% of it (0.225 s) and stops after 14 deals, when a 15th
     at the pace so far would end past that (15/64 s). No real time is measured."""
-
-    class Clock:
-        now = 0.0
-
-        def perf_counter(self) -> float:
-            self.now += 1 / 64
-            return self.now
-
-    monkeypatch.setattr(search_module, "time", Clock())
+    monkeypatch.setattr(search_module, "time", StepClock())
     r = _solved_deal()
     result = search(lambda g: r.copy(), r.legal_pairs(), r.turn % 2, random.Random(1),
                     SearchLimits(seconds=0.25, iterations=None, prune=False))

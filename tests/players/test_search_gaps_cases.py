@@ -19,6 +19,7 @@ from scopone.players.search import SearchLimits, evaluate_deal, finish, search
 
 from .helpers import model_values, position, random_positions
 from .test_endgame_cases import PILE_A, deep_positions, ending
+from .test_search_cases import StepClock
 
 
 def _dealing(r: Round, most: int) -> Callable[[random.Random], Round]:
@@ -103,15 +104,7 @@ def test_the_time_limit_counts_from_when_the_search_started(
     # As in test_search_cases, a clock moving 1/64 s at each look, but reading like a real
     # ``perf_counter``: from an arbitrary origin, here hours after it. Only time since the
     # start counts: 14 deals in a quarter of a second, as from zero.
-
-    class Clock:
-        now = 10_000.0
-
-        def perf_counter(self) -> float:
-            self.now += 1 / 64
-            return self.now
-
-    monkeypatch.setattr(search_module, "time", Clock())
+    monkeypatch.setattr(search_module, "time", StepClock(10_000.0))
     r = _equal_moves()
     result = search(_dealing(r, 100), r.legal_pairs(), r.turn % 2, random.Random(1),
                     SearchLimits(seconds=0.25, iterations=None))
