@@ -97,13 +97,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
         timing = Timing(settings.table_pace, settings.table_reconnect_seconds)
-        app.state.tables = tables = TableService(app.state.service, timing)
+        app.state.tables = tables = TableService(app.state.service, timing,
+                                                 settings.process_stale_seconds)
         # Another process takes a table over only when its driver has been silent this long.
         driver = Driver(tables, timing.pace, takeover=2.0 + settings.ai_time_budget,
                         reconnect=timing.reconnect)
         app.state.presence = presence = Presence(tables, driver.owner)
         driver.streams = presence.streams
         tables.on_change = driver.kick
+        tables.liveness.on_gone = driver.look_again
+        tables.liveness.on_back = presence.tell_again
+        tables.liveness.start()
         app.state.driver = driver
         app.state.solo = solo = SoloDriver(app.state.service, {
             "normal": settings.table_pace, "fast": settings.fast_pace})
@@ -117,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             sweeper.cancel()
             await presence.close()
+            await tables.liveness.close()
             driver.close()
             solo.close()
             app.state.coach.close()

@@ -6,9 +6,9 @@ through the same version-checked update as every other change. The owner plays w
 due; any other process that watches the table plays it only ``takeover`` seconds later, so a
 live owner is never raced, and a killed process's tables go on (its lease is taken over with the
 first card another process plays; at once, with the table's clock started again, when the owner
-is known dead: a restart). A person's card or a deal moves the lease to the process that stored
-it, whose driver it kicks. Two processes acting at once cannot both succeed: the
-version decides, the loser drops its card.
+is known gone: a restart, or its heartbeat silent, ``scopone.web.liveness``). A person's card or
+a deal moves the lease to the process that stored it, whose driver it kicks. Two processes
+acting at once cannot both succeed: the version decides, the loser drops its card.
 
 A process drives a table while it has one of its event streams open or has just changed it;
 Hard decides in the thinker's process pool, never on the event loop.
@@ -44,6 +44,7 @@ class Driver:
         self.streams: Callable[[str], int] = lambda game_id: 0
         self.owner = tables.process
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._watches: dict[str, Watch] = {}  # each driven table's
         self.cards_played = 0
 
     def kick(self, game_id: str) -> None:
@@ -51,6 +52,12 @@ class Driver:
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
+
+    def look_again(self) -> None:
+        """Something besides the tables changed (processes judged gone): every table driven
+        here is looked at now, not when its driver would next wake."""
+        for watch in self._watches.values():
+            watch.nudge()
 
     def close(self) -> None:
         for task in self._tasks.values():
@@ -62,6 +69,7 @@ class Driver:
     async def _run(self, game_id: str) -> None:
         try:
             async with self.tables.hub.watch(game_id, -1) as watch:
+                self._watches[game_id] = watch
                 while True:
                     # An error (the database away for a moment, while the table is read or
                     # while a card is played) is logged and tried again a second later: a
@@ -76,6 +84,7 @@ class Driver:
                         await watch.changed(1.0)
         finally:
             self._tasks.pop(game_id, None)
+            self._watches.pop(game_id, None)
 
     async def _step(self, game_id: str, watch: Watch) -> bool:
         """Plays the card due, or waits for a change or for it to be due; False when the
@@ -84,9 +93,10 @@ class Driver:
         table = t.table_of(rec) if rec is not None else None
         if rec is None or table is None:
             return False
-        if t.dead_lease(table, self.owner) or t.dead_streams(table):
-            # A dead process drove it, or held a page's stream (a restart, a crash): taken
-            # over at once, its clock started again, the streams gone (``revive``).
+        gone = self.tables.gone
+        if t.dead_lease(table, self.owner, gone) or t.dead_streams(table, gone):
+            # A process gone drove it, or held a page's stream (a restart, a crash, a machine
+            # lost): taken over at once, its clock started again, the streams gone (``revive``).
             if not await self.tables.revive(game_id):
                 await watch.changed(1.0)  # other writes won every try: again in a second
             return True

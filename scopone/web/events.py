@@ -124,6 +124,16 @@ class Presence:
             self.open.pop((game_id, seat), None)
             await self.tables.set_connected(game_id, seat, self.process, False)
 
+    async def tell_again(self) -> None:
+        """This process was silent long enough for the others to judge it gone and drop its
+        streams from the seats (``scopone.web.liveness``): each seat with a stream open here
+        is stored as connected again, where it is not."""
+        for game_id, seat in list(self.open):
+            try:
+                await self.tables.set_connected(game_id, seat, self.process, True)
+            except Exception:
+                log.exception("could not store a seat as connected again")
+
     async def close(self) -> None:
         """The server stops: every seat with a stream here is stored as gone now, not after
         the grace a reconnecting browser gets (this process will not be there to store it,

@@ -35,6 +35,10 @@ class Watch:
         self.closed = True
         self._event.set()
 
+    def nudge(self) -> None:
+        """Wakes the watcher without a new version: something else it judges by changed."""
+        self._event.set()
+
     async def changed(self, timeout: float | None = None) -> bool:
         """Waits until the version moves past what was last taken, or the watch is closed;
         False on timeout."""

@@ -74,6 +74,10 @@ class Settings:
     # come back within events.GONE_AFTER_SECONDS) has before the computer plays their card
     # (SPEC §6): a phone changing networks or waking up reconnects within it and plays on.
     table_reconnect_seconds: float = 10.0
+    # A server process silent this long (no heartbeat in the database) is judged gone by the
+    # others, on every machine: its tables are taken over and the people whose pages were
+    # connected to it are shown offline (scopone.web.liveness). It beats six times as often.
+    process_stale_seconds: float = 30.0
     # An event stream ends after this long and the browser reconnects (Last-Event-ID): no
     # connection outlives a proxy's timeout, and a process being replaced sheds its streams.
     events_max_seconds: float = 300.0
@@ -132,7 +136,7 @@ class Settings:
             "db_path": Path, "database_url": str, "host": str, "port": int,
             "ai_time_budget": float, "ai_processes": _bool, "ai_workers": int,
             "max_body_bytes": int, "table_pace": float, "fast_pace": float,
-            "table_reconnect_seconds": float,
+            "table_reconnect_seconds": float, "process_stale_seconds": float,
             "events_max_seconds": float, "workers": int, "finished_hours": float,
             "idle_hours": float, "coach_seconds": float,
             "static_dir": Path, "templates_dir": Path,

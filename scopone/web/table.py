@@ -8,23 +8,25 @@ What is stored per seat: ``kind`` (person, computer, free), ``name``, ``token`` 
 the seat token: the token itself is only ever in the answer that created it), ``away`` (the
 computer plays this person's cards until they are back), ``streams`` (the processes that have
 an event stream of the seat open), ``connected`` (any has) and ``gone_since`` (when the last
-closed). A process killed with streams open leaves its entry behind; the next presence change
-of the seat drops it when that process is known dead (same machine), else the seat counts as
-connected and only the away clock plays for it. The table keeps its ``host``, ``options``,
-``phase`` (lobby, playing), ``turn_since`` (when the last card was played or the round began:
-the away clock and the computers' pace count from it), the driver's ``lease`` and
-``by_computer``: the plays of the current round (indices into its history) whose card the
-computer chose for a person (away or out of time), so nobody credits them to the person.
+closed). A process killed with streams open leaves its entry behind, which goes once that
+process is known gone (``scopone.web.liveness``: its pid on this machine, its heartbeat on
+any). The table keeps its ``host``, ``options``, ``phase`` (lobby, playing), ``turn_since``
+(when the last card was played or the round began: the away clock and the computers' pace
+count from it), the driver's ``lease`` and ``by_computer``: the plays of the current round
+(indices into its history) whose card the computer chose for a person (away or out of time),
+so nobody credits them to the person.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
 import secrets
 import socket
 import unicodedata
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from . import errors as e
@@ -293,18 +295,22 @@ def _person_due(table: dict[str, Any], s: dict[str, Any], since: float, pace: fl
     return due
 
 
-def dead_lease(table: dict[str, Any], process: str) -> bool:
+#: Whether a process (``process_name``) is known to be gone: ``liveness.Liveness.gone``.
+Gone = Callable[[str], bool]
+
+
+def dead_lease(table: dict[str, Any], process: str, gone: Gone) -> bool:
     """Whether the table's driver, by its lease, was a process other than ``process`` that is
-    known to be dead."""
+    known to be gone."""
     lease = table.get("lease")
-    return lease is not None and lease["owner"] != process and process_gone(lease["owner"])
+    return lease is not None and lease["owner"] != process and gone(lease["owner"])
 
 
-def drop_dead_streams(s: dict[str, Any], keep: str | None = None) -> bool:
-    """Drops from seat ``s`` the streams of processes known to be dead (``keep``'s never);
+def drop_dead_streams(s: dict[str, Any], gone: Gone, keep: str | None = None) -> bool:
+    """Drops from seat ``s`` the streams of processes known to be gone (``keep``'s never);
     True if there were any."""
     streams: dict[str, bool] = s.setdefault("streams", {})
-    dead = [name for name in streams if name != keep and process_gone(name)]
+    dead = [name for name in streams if name != keep and gone(name)]
     for name in dead:
         del streams[name]
     return bool(dead)
@@ -321,22 +327,34 @@ def note_presence(s: dict[str, Any], now: float) -> None:
         s["gone_since"] = None
 
 
-def dead_streams(table: dict[str, Any]) -> bool:
-    """Whether a seat counts a stream of a process known to be dead."""
-    return any(process_gone(name) for s in table["seats"] for name in s.get("streams", {}))
+def dead_streams(table: dict[str, Any], gone: Gone) -> bool:
+    """Whether a seat counts a stream of a process known to be gone."""
+    return any(gone(name) for s in table["seats"] for name in s.get("streams", {}))
+
+
+@functools.cache
+def machine() -> str:
+    """This machine as process names give it: the host's name and, where it can be read, the
+    pid namespace's number. Containers that share the host's name (host networking) but not
+    its pids are then different machines, whose pids are never looked up here."""
+    try:
+        ns = os.readlink("/proc/self/ns/pid")  # "pid:[4026531836]"
+    except OSError:
+        return socket.gethostname()
+    return f"{socket.gethostname()}/{''.join(c for c in ns if c.isdigit())}"
 
 
 def process_name() -> str:
     """This process as the driver's lease and the seats' ``streams`` name it."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    return f"{machine()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
-def process_gone(name: str) -> bool:
-    """Whether a process named by ``process_name`` is known to be dead: it ran on this
-    machine and its pid is gone (another machine's processes are never judged from here)."""
+def pid_gone(name: str) -> bool:
+    """Whether a process named by ``process_name`` ran on this machine and its pid is gone.
+    Another machine's processes are judged by their heartbeats (``scopone.web.liveness``)."""
     host, _, rest = name.partition(":")
     pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != machine() or not pid.isdigit():
         return False
     try:
         os.kill(int(pid), 0)

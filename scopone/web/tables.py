@@ -16,6 +16,7 @@ from ..engine import Match, Rules
 from . import errors as e
 from . import table as t
 from .coach import new_match
+from .liveness import STALE_SECONDS, Liveness
 from .schemas_tables import SeatTaken, TableCreate, TableMoveIn, TableView
 from .service import GameService, parse_move, play_card
 from .store import GameRecord
@@ -34,7 +35,8 @@ Change = Callable[[GameRecord, dict[str, Any], int | None], bool | None]
 
 
 class TableService:
-    def __init__(self, games: GameService, timing: t.Timing) -> None:
+    def __init__(self, games: GameService, timing: t.Timing,
+                 stale: float = STALE_SECONDS) -> None:
         self.games = games
         # The pace and an offline person's grace, as the driver plays them: the clock in
         # every view counts down to the card the driver will play for a person.
@@ -48,6 +50,9 @@ class TableService:
         self._newest: dict[str, GameRecord] = {}
         # This process as the driver's lease names it (scopone.web.driver).
         self.process = t.process_name()
+        # Which processes named in the tables are gone; the app starts its heartbeat.
+        self.liveness = Liveness(self.store, self.process, stale)
+        self.gone = self.liveness.gone
 
     def _remember(self, rec: GameRecord) -> None:
         old = self._newest.pop(rec.id, None)
@@ -259,24 +264,24 @@ class TableService:
         return await self._change(code, token, None, change)
 
     async def revive(self, game_id: str) -> bool:
-        """What processes known to be dead (a restart, a crash) left behind. A table whose
-        driver's process is dead was driven by nobody since: this process takes it over, and
-        its clock starts again now (the time the server was down counts against nobody's
-        turn). The streams dead processes left in the seats go: a person whose browser has
-        not come back is offline from now on, not connected for ever. False when other
-        writes won every try (nothing stored)."""
+        """What processes known to be gone (a restart, a crash, a machine lost) left
+        behind. A table whose driver's process is gone was driven by nobody since: this
+        process takes it over, and its clock starts again now (the time the server was down
+        counts against nobody's turn). The streams gone processes left in the seats go: a
+        person whose browser has not come back is offline from now on, not connected for
+        ever. False when other writes won every try (nothing stored)."""
         async with self.games.locked(game_id):
             for _ in range(RETRIES):
                 rec = self.store.load(game_id)
                 table = t.table_of(rec) if rec is not None else None
                 if rec is None or table is None:
                     return True
-                orphaned = t.dead_lease(table, self.process)
-                if not orphaned and not t.dead_streams(table):
+                orphaned = t.dead_lease(table, self.process, self.gone)
+                if not orphaned and not t.dead_streams(table, self.gone):
                     return True  # another process did it meanwhile
                 now = time.time()
                 for s in table["seats"]:
-                    if t.drop_dead_streams(s):
+                    if t.drop_dead_streams(s, self.gone):
                         t.note_presence(s, now)
                 if orphaned:
                     table["turn_since"] = now
@@ -300,7 +305,7 @@ class TableService:
                 if rec is None or table is None:
                     return
                 s = table["seats"][seat]
-                dead = t.drop_dead_streams(s, keep=process)
+                dead = t.drop_dead_streams(s, self.gone, keep=process)
                 streams: dict[str, bool] = s["streams"]
                 if s["kind"] != "person" or (streams.get(process, False) == connected
                                              and not dead):

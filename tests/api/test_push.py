@@ -33,6 +33,20 @@ def test_a_watch_learns_the_newest_version_and_old_news_is_ignored() -> None:
     assert run_alone(scenario()) == [False, False, (True, 6), False]
 
 
+def test_a_nudge_wakes_a_watch_once_without_a_version() -> None:
+    """What the drivers' ``look_again`` does when processes are judged gone: a waiting watch
+    wakes with its version unchanged, and the next wait waits again."""
+
+    async def scenario() -> tuple[bool, int, bool]:
+        hub = Hub()
+        async with hub.watch("g", 3) as w:
+            asyncio.get_running_loop().call_soon(w.nudge)
+            woke = await w.changed(5.0)
+            return woke, w.version, await w.changed(0.01)
+
+    assert run_alone(scenario()) == (True, 3, False)
+
+
 def test_a_watch_opened_later_learns_what_is_known_and_an_unwatched_game_is_forgotten() -> None:
     async def scenario() -> tuple[bool, int, bool, dict[str, int]]:
         hub = Hub()

@@ -82,11 +82,15 @@ class Sim:
 
 class SimWatch:
     """``Watch`` on the virtual clock: a version newer than the one last taken (one published
-    before the watch opened, too) ends a wait at once, as does a stream's watch closed; else
-    the clock moves on by the wait."""
+    before the watch opened, too) ends a wait at once, as do a stream's watch closed and a
+    nudge; else the clock moves on by the wait."""
 
     def __init__(self, sim: Sim, game_id: str, version: int, stream: bool) -> None:
         self.sim, self.game_id, self.version, self.stream = sim, game_id, version, stream
+        self.nudged = False
+
+    def nudge(self) -> None:
+        self.nudged = True
 
     @property
     def closed(self) -> bool:
@@ -102,6 +106,9 @@ class SimWatch:
         if inspect.isawaitable(happening):
             await happening
         if self.closed:
+            return True
+        if self.nudged:  # woken at once, with no new version
+            self.nudged = False
             return True
         newest = sim.newest.get(self.game_id, -1)
         if newest > self.version:

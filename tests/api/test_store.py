@@ -138,6 +138,59 @@ def test_a_first_release_database_is_upgraded_in_place(tmp_path: Path) -> None:
         store.close()
 
 
+def _sql(store_url: str, *statements: str) -> None:
+    """Runs ``statements`` on the database behind ``store_url``, outside any store."""
+    if store_url.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(store_url, autocommit=True) as conn:
+            for sql in statements:
+                conn.execute(sql)  # type: ignore[call-overload]  # the test's own text
+    else:
+        con = sqlite3.connect(store_url)
+        for sql in statements:
+            con.execute(sql)
+        con.commit()
+        con.close()
+
+
+def test_a_schema_2_database_gets_the_heartbeats_in_place(store_url: str) -> None:
+    """Version 3 added the processes' heartbeats: a database of version 2 keeps its games and
+    gains the table."""
+    store = open_store(store_url)
+    rec = _record()
+    store.insert(rec)
+    store.close()
+    _sql(store_url, "DROP TABLE processes", "UPDATE schema_info SET version = 2")
+    store = open_store(store_url)
+    try:
+        assert store.load(rec.id) is not None
+        assert set(store.beat("here:1:a")) == {"here:1:a"}
+    finally:
+        store.close()
+    store = open_store(store_url)  # and opens again as it is now
+    store.close()
+
+
+def test_heartbeats_tell_each_process_how_long_the_others_were_silent(
+        store: Store, store_url: str) -> None:
+    """Ages by the database's clock; a process that said it stops is silent for ever; a beat
+    counts again after it; beats older than a week are removed."""
+    assert store.beat("a:1:x") == {"a:1:x": pytest.approx(0.0, abs=1.0)}
+    time.sleep(0.2)
+    ages = store.beat("b:2:y")
+    assert set(ages) == {"a:1:x", "b:2:y"}
+    assert 0.2 <= ages["a:1:x"] < 30 and ages["b:2:y"] < ages["a:1:x"]
+    store.forget("a:1:x")
+    assert store.beat("b:2:y")["a:1:x"] == float("inf")
+    store.beat("a:1:x")  # the same name heard again (never made again in practice)
+    assert store.beat("b:2:y")["a:1:x"] < 30
+    old = "strftime('%s','now') - 8 * 86400" if store.kind == "sqlite" else \
+        "clock_timestamp() - interval '8 days'"
+    _sql(store_url, f"UPDATE processes SET seen = {old} WHERE name = 'a:1:x'")
+    assert set(store.beat("b:2:y")) == {"b:2:y"}
+
+
 class _Heard:
     """Collects (id, version) notices from a store's listener thread."""
 

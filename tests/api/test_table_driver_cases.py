@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -397,9 +397,11 @@ def test_the_driver_of_a_table_gone_stops_quietly(
 
 
 # A process known to be dead: this machine's, with a pid no process can have.
-DEAD = f"{socket.gethostname()}:{2**31 - 1}:dead"
-# A process of another machine: never judged dead from here.
+DEAD = f"{t.machine()}:{2**31 - 1}:dead"
+# A process of another machine, never heard of: not judged dead from here.
 LIVE = "elsewhere:1:live"
+# A process of another machine whose heartbeat falls silent (``_silent``).
+SILENT = "faraway:2:silent"
 
 
 @pytest.mark.parametrize("carla", ["gone with the server", "back on another process"])
@@ -437,20 +439,33 @@ def test_a_table_a_dead_process_drove_is_taken_over_at_once_and_its_clock_starts
     assert all(DEAD not in s.get("streams", {}) for s in table["seats"])
 
 
+def _silent(at: At, name: str) -> None:
+    """``name``, a process of another machine, beat once and then fell silent: judged gone
+    at this process's next look (``scopone.web.liveness``)."""
+    at.tables.store.beat(name)
+    at.tables.liveness.stale = 0.05
+    time.sleep(0.1)
+    assert at.tables.liveness.look()
+
+
+@pytest.mark.parametrize("dead", [DEAD, SILENT])
 def test_a_seat_connected_only_by_a_dead_process_goes_offline_at_a_table_with_no_clock(
-        tmp_path: Path, sim: Sim) -> None:
+        tmp_path: Path, sim: Sim, dead: str) -> None:
     """No time limit at the table: Carla, counted connected by a stream of a process that is
-    dead, would be waited for for ever. The driver finds the dead stream: she is offline from
-    then and her card is played after the grace (the lease is a live process's elsewhere, so
-    its takeover too); the table's clock is left alone, its driver being alive."""
+    dead (this machine's pid gone, or another machine's heartbeat silent), would be waited for
+    for ever. The driver finds the dead stream: she is offline from then and her card is played
+    after the grace (the lease is a live process's elsewhere, so its takeover too); the
+    table's clock is left alone, its driver being alive."""
 
     async def scenario() -> tuple[list[tuple[str, int, float]], dict[str, Any]]:
         rec, table = _playing(away_seconds=None)
         _turn_to(rec, 2)
-        table["seats"][2]["streams"] = {DEAD: True}
+        table["seats"][2]["streams"] = {dead: True}
         table["seats"][2]["connected"] = True
         table["lease"] = {"owner": LIVE, "since": 100.0}
         async with at_table(tmp_path, sim, rec) as at:
+            if dead == SILENT:
+                _silent(at, SILENT)
             sim.now = 500.0
             await _drive(at)
             stored = at.tables.store.load(rec.id)
@@ -482,3 +497,74 @@ def test_a_persons_card_moves_the_lease_to_the_process_that_stored_it(
     gid, table, owner = run_alone(scenario())
     assert sim.changes[:2] == [(gid, 1, 110.0), (gid, 2, 110.0 + PACE)]
     assert table["lease"]["owner"] == owner
+
+
+def test_a_process_newly_judged_gone_wakes_an_idle_driver_at_once(
+        tmp_path: Path, sim: Sim) -> None:
+    """Carla, no time limit, is counted connected by a page on another machine's process, and
+    a page of the table is open here, so the driver idles, looking again every
+    ``IDLE_SECONDS``. That process falls silent: the heartbeat that judges
+    it gone wakes the driver (the app's ``on_gone``), which takes the stream away now, not at
+    its next idle look."""
+
+    async def scenario() -> str:
+        rec, table = _playing(away_seconds=None)
+        _turn_to(rec, 2)
+        table["seats"][2]["streams"] = {SILENT: True}
+        table["seats"][2]["connected"] = True
+        table["lease"] = {"owner": LIVE, "since": 100.0}
+        async with at_table(tmp_path, sim, rec) as at:
+            liveness = at.tables.liveness
+            liveness.on_gone = at.driver.look_again
+            streams = {rec.id: 1}
+            at.driver.streams = lambda game_id: streams.get(game_id, 0)
+            at.tables.store.beat(SILENT)
+            liveness.stale = 0.05
+
+            async def meanwhile(timeout: float | None) -> None:
+                if len(sim.waits) == 1:  # while the driver idles, SILENT falls silent
+                    time.sleep(0.1)
+                    await liveness.beat_once()
+                else:
+                    streams[rec.id] = 0  # then the page here closes
+
+            sim.now = 500.0
+            sim.meanwhile = meanwhile
+            await _drive(at)
+            return rec.id
+
+    gid = run_alone(scenario())
+    assert sim.waits[0] == IDLE_SECONDS
+    assert sim.changes[0] == (gid, 1, 500.0)  # the stream dropped at once, not 30 s later
+
+
+def test_a_process_heard_again_stores_its_pages_connected_again(
+        tmp_path: Path, sim: Sim) -> None:
+    """Another process judged this one gone and dropped its stream of Carla's seat (she is
+    shown offline). Heard again, this process tells the table her page is still open here;
+    a seat whose stream is still stored is left as it is (no new version)."""
+    from scopone.web.events import Presence
+
+    async def scenario() -> tuple[list[int], dict[str, Any]]:
+        rec, _ = _playing(away_seconds=None)
+        async with at_table(tmp_path, sim, rec) as at:
+            presence = Presence(at.tables, at.tables.process)
+            await presence.opened(rec.id, 2)
+            versions = [at.stored()[0].version]
+            stored, table = at.stored()
+            carla = table["seats"][2]
+            carla["streams"].clear()  # what the other process's revive stored
+            t.note_presence(carla, sim.now)
+            assert at.tables.commit(stored, seats_changed=False)
+            versions.append(at.stored()[0].version)
+            await presence.tell_again()
+            versions.append(at.stored()[0].version)
+            await presence.tell_again()
+            versions.append(at.stored()[0].version)
+            return versions, at.stored()[1]
+
+    versions, table = run_alone(scenario())
+    assert versions == [1, 2, 3, 3]
+    carla = table["seats"][2]
+    assert carla["connected"] is True and carla["gone_since"] is None
+    assert len(carla["streams"]) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import socket
 from typing import Any
 
 import pytest
@@ -126,12 +127,15 @@ def test_a_dead_process_on_this_machine_is_known_dead() -> None:
     import sys
 
     me = t.process_name()
-    assert not t.process_gone(me)
+    assert not t.pid_gone(me)
     done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
     host = me.split(":")[0]
-    assert t.process_gone(f"{host}:{done.stdout.strip()}:abcd")
-    assert not t.process_gone(f"elsewhere.example:{done.stdout.strip()}:abcd")
+    assert t.pid_gone(f"{host}:{done.stdout.strip()}:abcd")
+    assert not t.pid_gone(f"elsewhere.example:{done.stdout.strip()}:abcd")
+    # The same host's name in another pid namespace (a container on the host's network).
+    assert host.startswith(socket.gethostname() + "/")
+    assert not t.pid_gone(f"{socket.gethostname()}/1:{done.stdout.strip()}:abcd")
 
 
 def test_the_cards_the_computer_chooses_for_a_person_are_noted_until_the_next_deal() -> None:

@@ -35,4 +35,4 @@ def test_a_process_that_cannot_be_signalled_is_not_known_dead(
         raise PermissionError(1, "Operation not permitted")
 
     monkeypatch.setattr(os, "kill", not_permitted)
-    assert not t.process_gone(f"{host}:1:abcd")
+    assert not t.pid_gone(f"{host}:1:abcd")

@@ -25,10 +25,11 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 class Process:
     """``python -m scopone serve --access-log`` on a given port, its log kept in a file."""
 
-    def __init__(self, port: int, store_url: str, log: Path) -> None:
+    def __init__(self, port: int, store_url: str, log: Path, **env_more: str) -> None:
         where = (["--database-url", store_url] if store_url.startswith("postgresql://")
                  else ["--db", store_url])
-        env = {**os.environ, "SCOPONE_AI_WORKERS": "1", "SCOPONE_TABLE_PACE": "0.05"}
+        env = {**os.environ, "SCOPONE_AI_WORKERS": "1", "SCOPONE_TABLE_PACE": "0.05",
+               **env_more}
         self.log = log.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scopone", "serve", "--port", str(port), "--access-log",

@@ -19,7 +19,11 @@ from ...engine import Match
 
 #: The schema this code reads and writes; a store upgrades an older database at start and
 #: refuses a newer one (written by a later release) rather than damage it.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+#: How long a process's heartbeat is kept after its last (``Store.beat``): a table left with a
+#: stream or lease of a process forgotten since is judged by this machine's pids alone.
+KEEP_BEATS_SECONDS = 7 * 24 * 3600.0
 
 #: Called with (game id, version) for every change committed by any process on the database.
 Listener = Callable[[str, int], None]
@@ -104,6 +108,17 @@ class Store(Protocol):
 
     def save_person(self, rec: PersonRecord) -> None:
         """Inserts or replaces the person."""
+
+    def beat(self, process: str) -> dict[str, float]:
+        """Records that ``process`` (a server process, ``table.process_name``) is alive now, by
+        the database's clock, and returns every process known to the database with the seconds
+        since its last beat (infinite for one that ended: ``forget``). Beats older than
+        ``KEEP_BEATS_SECONDS`` are removed. What ``scopone.web.liveness`` judges by: the
+        database's clock, so machines whose clocks disagree do not judge each other wrongly."""
+
+    def forget(self, process: str) -> None:
+        """``process`` stops: the others judge it gone at their next look, not a silence
+        later."""
 
     def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
         """Calls ``listener(id, version)`` for changes committed by *other* processes, from a

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import select
 import threading
 from collections.abc import Callable
@@ -18,6 +19,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from .base import (
+    KEEP_BEATS_SECONDS,
     ROW_COLUMNS,
     SCHEMA_VERSION,
     GameRecord,
@@ -55,6 +57,17 @@ _CREATE = [
         updated DOUBLE PRECISION NOT NULL
     )""",
 ]
+
+# Version 3 added the processes' heartbeats (scopone.web.liveness); their times are the
+# database server's, so the machines' own clocks never enter a judgement.
+_PROCESSES = [
+    """CREATE TABLE processes (
+        name TEXT PRIMARY KEY,
+        seen TIMESTAMPTZ NOT NULL,
+        ended BOOLEAN NOT NULL DEFAULT FALSE
+    )""",
+]
+_CREATE += _PROCESSES
 
 #: Seconds between attempts while the listening connection is down.
 RECONNECT_SECONDS = 0.5
@@ -109,12 +122,15 @@ class PostgresStore:
                 found = int(row[0]) if row else 0
             if found > SCHEMA_VERSION:
                 raise SchemaTooNew(found, SCHEMA_VERSION)
+            # PostgreSQL support starts at schema 2: there is no older layout to upgrade.
+            steps = {0: _CREATE, 2: _PROCESSES}.get(found, [])
+            for sql in steps:
+                conn.execute(sql)
             if found == 0:
-                # PostgreSQL support starts at schema 2: there is no older layout to upgrade.
-                for sql in _CREATE:
-                    conn.execute(sql)
                 conn.execute("INSERT INTO schema_info (id, version) VALUES (1, %s)",
                              (SCHEMA_VERSION,))
+            elif found < SCHEMA_VERSION:
+                conn.execute("UPDATE schema_info SET version = %s", (SCHEMA_VERSION,))
 
     def close(self) -> None:
         self._closed.set()
@@ -197,6 +213,26 @@ class PostgresStore:
                 " ON CONFLICT (id) DO UPDATE SET data = excluded.data,"
                 " updated = excluded.updated",
                 (rec.id, dump_meta(rec.data), rec.created, rec.updated))
+
+    # ----- the processes' heartbeats ------------------------------------------------------
+
+    def beat(self, process: str) -> dict[str, float]:
+        with self._pool.connection() as conn, conn.transaction():
+            conn.execute(
+                "INSERT INTO processes (name, seen, ended) VALUES (%s, clock_timestamp(), FALSE)"
+                " ON CONFLICT (name) DO UPDATE SET seen = excluded.seen, ended = FALSE",
+                (process,))
+            conn.execute("DELETE FROM processes WHERE seen < clock_timestamp()"
+                         " - make_interval(secs => %s)", (KEEP_BEATS_SECONDS,))
+            rows = conn.execute(
+                "SELECT name, ended, extract(epoch FROM clock_timestamp() - seen)::float8"
+                " FROM processes").fetchall()
+        return {name: math.inf if ended else max(0.0, age) for name, ended, age in rows}
+
+    def forget(self, process: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute("UPDATE processes SET ended = TRUE, seen = clock_timestamp()"
+                         " WHERE name = %s", (process,))
 
     # ----- changes made by other processes --------------------------------------------------
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from .base import (
+    KEEP_BEATS_SECONDS,
     ROW_COLUMNS,
     SCHEMA_VERSION,
     GameRecord,
@@ -44,6 +47,16 @@ _CREATE = [
     )""",
 ]
 
+# Version 3 added the processes' heartbeats (scopone.web.liveness).
+_PROCESSES = [
+    """CREATE TABLE processes (
+        name TEXT PRIMARY KEY,
+        seen REAL NOT NULL,
+        ended INTEGER NOT NULL DEFAULT 0
+    )""",
+]
+_CREATE += _PROCESSES
+
 # Version 1 (the first release) had only the games table, without meta, code and finished.
 _UPGRADE_FROM_1 = [
     "CREATE TABLE schema_info (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)",
@@ -53,6 +66,7 @@ _UPGRADE_FROM_1 = [
     "CREATE UNIQUE INDEX games_code ON games (code)",
     "CREATE INDEX games_updated ON games (updated)",
     _CREATE[4],
+    *_PROCESSES,
 ]
 
 #: How often the listener looks whether another process committed (a cheap pragma read).
@@ -103,7 +117,7 @@ class SqliteStore:
                 found = 1 if "games" in tables else 0
             if found > SCHEMA_VERSION:
                 raise SchemaTooNew(found, SCHEMA_VERSION)
-            steps = {0: _CREATE, 1: _UPGRADE_FROM_1}.get(found, [])
+            steps = {0: _CREATE, 1: _UPGRADE_FROM_1, 2: _PROCESSES}.get(found, [])
             for sql in steps:
                 db.execute(sql)
             if found < SCHEMA_VERSION:
@@ -194,6 +208,32 @@ class SqliteStore:
                 "INSERT INTO people (id, data, created, updated) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
                 (rec.id, dump_meta(rec.data), rec.created, rec.updated))
+
+    # ----- the processes' heartbeats ------------------------------------------------------
+
+    def beat(self, process: str) -> dict[str, float]:
+        # One file is one machine's: its clock is the database's.
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO processes (name, seen, ended) VALUES (?, ?, 0)"
+                    " ON CONFLICT (name) DO UPDATE SET seen = excluded.seen, ended = 0",
+                    (process, now))
+                self._db.execute("DELETE FROM processes WHERE seen < ?",
+                                 (now - KEEP_BEATS_SECONDS,))
+                rows = self._db.execute("SELECT name, seen, ended FROM processes").fetchall()
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return {name: math.inf if ended else max(0.0, now - seen) for name, seen, ended in rows}
+
+    def forget(self, process: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE processes SET ended = 1, seen = ? WHERE name = ?",
+                             (time.time(), process))
 
     # ----- changes made by other processes --------------------------------------------------
 

@@ -1,0 +1,147 @@
+"""Which processes are gone (``scopone.web.liveness``), on both databases: another machine's
+process by its heartbeat, this machine's by its pid; never this process, never one not heard
+of; nobody by heartbeat while the database cannot be read."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scopone.web import table as t
+from scopone.web.liveness import Liveness
+from scopone.web.store import Store, open_store
+
+from .aio import run_alone
+
+STALE = 0.2  # seconds: the test waits past it with a margin, never measures it
+ME = "here.example:10:me"
+OTHER = "elsewhere.example:20:other"
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    s = open_store(store_url)
+    yield s
+    s.close()
+
+
+def _silent_past_stale() -> None:
+    time.sleep(STALE * 2)
+
+
+def test_another_machines_process_is_gone_once_silent_and_alive_once_heard(
+        store: Store) -> None:
+    me = Liveness(store, ME, STALE)
+    assert not me.gone(OTHER)  # never heard of: not judged
+    store.beat(OTHER)
+    assert me.look()
+    assert not me.gone(OTHER)
+    _silent_past_stale()
+    assert me.look()
+    assert me.gone(OTHER)
+    assert not me.gone(ME)  # this process, silent as long, beat at this look
+    store.beat(OTHER)  # heard again
+    assert me.look() and not me.gone(OTHER)
+
+
+def test_this_process_is_never_gone_to_itself(store: Store) -> None:
+    me = Liveness(store, ME, STALE)
+    store.forget(ME)
+    me._gone = frozenset({ME})  # whatever was read
+    assert not me.gone(ME)
+
+
+def test_a_process_that_stopped_is_gone_at_the_next_look(store: Store) -> None:
+    me = Liveness(store, ME, stale=3600.0)
+    other = Liveness(store, OTHER, stale=3600.0)
+    assert other.look() and me.look()
+    assert not me.gone(OTHER)
+    run_alone(other.close())
+    assert me.look() and me.gone(OTHER)
+
+
+def test_a_dead_pid_on_this_machine_is_gone_without_a_heartbeat(store: Store) -> None:
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = f"{t.machine()}:{done.stdout.strip()}:abcd"
+    me = Liveness(store, ME, STALE)
+    assert me.gone(dead)  # before any look
+    assert not me.gone(t.process_name())  # this test's own process, alive
+
+
+def test_nobody_is_judged_by_heartbeat_while_the_database_cannot_be_read(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    me = Liveness(store, ME, STALE)
+    store.beat(OTHER)
+    _silent_past_stale()
+    assert me.look() and me.gone(OTHER)
+
+    def away(process: str) -> dict[str, float]:
+        raise OSError("the database is away")
+
+    monkeypatch.setattr(store, "beat", away)
+    assert not me.look()
+    assert not me.gone(OTHER)
+
+
+def test_processes_newly_gone_wake_the_drivers_once(store: Store) -> None:
+    me = Liveness(store, ME, STALE)
+    woken: list[float] = []
+    me.on_gone = lambda: woken.append(time.monotonic())
+    store.beat(OTHER)
+    run_alone(me.beat_once())
+    assert woken == []
+    _silent_past_stale()
+    run_alone(me.beat_once())
+    assert len(woken) == 1
+    run_alone(me.beat_once())  # still gone: nothing new
+    assert len(woken) == 1
+
+
+def test_a_process_heard_after_a_silence_tells_its_streams_again(store: Store) -> None:
+    """Silent longer than ``stale`` (the database away, the process stopped), it may have been
+    judged gone: once it beats again, and a beat later (when every other process has seen it
+    alive), ``on_back``; not after an ordinary beat."""
+    me = Liveness(store, ME, STALE)
+    told: list[str] = []
+
+    async def tell() -> None:
+        told.append("again")
+
+    me.on_back = tell
+    run_alone(me.beat_once())
+    run_alone(me.beat_once())
+    assert told == []
+    _silent_past_stale()
+    run_alone(me.beat_once())
+    assert told == ["again"]
+
+
+def test_the_heartbeat_runs_with_the_app_and_ends_with_a_goodbye(tmp_path: Path) -> None:
+    """The app beats while it serves and says it stops on its way out."""
+    from fastapi.testclient import TestClient
+
+    from scopone.web import Settings, create_app
+
+    db = tmp_path / "g.sqlite3"
+    app = create_app(Settings(db_path=db, ai_processes=False, process_stale_seconds=60.0))
+    with TestClient(app):
+        name = app.state.tables.process
+        store = open_store(db)
+        try:
+            deadline = time.monotonic() + 30
+            while name not in store.beat("watcher:1:w"):  # polling for the first beat
+                assert time.monotonic() < deadline, "the app never beat"
+                time.sleep(0.05)
+        finally:
+            store.close()
+    store = open_store(db)
+    try:
+        assert store.beat("watcher:1:w")[name] == float("inf")
+    finally:
+        store.close()
