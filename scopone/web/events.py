@@ -91,11 +91,21 @@ class Presence:
         self.tables = tables
         self.process = process  # this process's name in the seats' ``streams``
         self.open: Counter[tuple[str, int]] = Counter()
+        self.spectators: Counter[str] = Counter()
         # The seats whose last stream here closed, waiting to be stored as gone.
         self._going: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     def streams(self, game_id: str) -> int:
-        return sum(n for (gid, _), n in self.open.items() if gid == game_id)
+        """The streams of the table open here, spectators' included: reason enough to drive
+        it here (so a process judged gone elsewhere is noticed by a driver that runs)."""
+        seats = sum(n for (gid, _), n in self.open.items() if gid == game_id)
+        return seats + self.spectators[game_id]
+
+    def spectating(self, game_id: str, change: int) -> None:
+        """A spectator's stream opened (+1) or closed (-1): nothing to store."""
+        self.spectators[game_id] += change
+        if self.spectators[game_id] <= 0:
+            del self.spectators[game_id]
 
     async def opened(self, game_id: str, seat: int) -> None:
         self.open[(game_id, seat)] += 1
@@ -162,6 +172,8 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
     tables.on_change(game_id)
     if seat is not None:
         await presence.opened(game_id, seat)
+    else:
+        presence.spectating(game_id, 1)
     try:
         async with tables.hub.watch(game_id, after, stream=True) as watch:
             sent = after
@@ -185,3 +197,5 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
     finally:
         if seat is not None:
             presence.closed(game_id, seat)
+        else:
+            presence.spectating(game_id, -1)

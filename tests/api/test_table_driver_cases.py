@@ -568,3 +568,28 @@ def test_a_process_heard_again_stores_its_pages_connected_again(
     carla = table["seats"][2]
     assert carla["connected"] is True and carla["gone_since"] is None
     assert len(carla["streams"]) == 1
+
+
+def test_a_spectators_stream_keeps_the_table_driven_here_and_stores_nothing(
+        tmp_path: Path, sim: Sim) -> None:
+    """A spectator's page is a reason to drive the table in its process (so a process judged
+    gone is noticed there); unlike a seat's, it changes nothing stored."""
+    from scopone.web.events import Presence
+
+    async def scenario() -> list[tuple[int, int]]:
+        rec, _ = _playing(away_seconds=None)
+        async with at_table(tmp_path, sim, rec) as at:
+            presence = Presence(at.tables, at.tables.process)
+            at.driver.streams = presence.streams
+            seen = [(presence.streams(rec.id), at.stored()[0].version)]
+            presence.spectating(rec.id, 1)
+            presence.spectating(rec.id, 1)
+            seen.append((presence.streams(rec.id), at.stored()[0].version))
+            assert at.driver._watched_here(rec.id)
+            presence.spectating(rec.id, -1)
+            presence.spectating(rec.id, -1)
+            seen.append((presence.streams(rec.id), at.stored()[0].version))
+            assert presence.spectators == {}
+            return seen
+
+    assert run_alone(scenario()) == [(0, 0), (2, 0), (0, 0)]
