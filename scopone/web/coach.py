@@ -13,8 +13,8 @@ they loaded by invite code and seat token and a loader bound to that table (``*_
 What the coach keeps lives in ``GameRecord.meta["coach"]``:
 ``people`` {seat: person id}, ``traces`` {round: the round's plays, for reviews after the next
 deal}, ``reviews`` {"round:seat": the computed review}, ``help`` {"round:seat": {"hints": n,
-"seen": n}}. These writes keep the game's version (they change nothing a player sees), so they
-never make a waiting move stale.
+"seen": n, "hinted_at": the position of the last hint}}. These writes keep the game's version
+(they change nothing a player sees), so they never make a waiting move stale.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..coach import RoundTrace, cards_seen
@@ -46,6 +47,13 @@ log = logging.getLogger(__name__)
 
 #: Reviews stored with a game (per game, all seats together).
 REVIEWS_KEPT = 4
+#: Hints kept in a process once judged: the same position asked again (a reload, another
+#: tab, a client asking in a loop) costs no second judgement.
+HINTS_KEPT = 256
+#: Judgements waiting or running per worker beyond which a hint or review is refused (503,
+#: the client may retry): each beyond it would wait seconds behind the others, and one
+#: client asking for many positions at once would hold everybody's hints that long.
+QUEUE_PER_WORKER = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
 META_TRIES = 3
 
@@ -148,7 +156,8 @@ class CoachService:
             for _ in range(workers):
                 self._pool.submit(warm)
         self._busy = 0  # jobs in the pool now: prefetching waits for an idle pool
-        self._reviews: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._flights: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._hints: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         service.watcher = self
 
@@ -166,6 +175,8 @@ class CoachService:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     async def _run(self, fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+        if self._busy >= self._workers * QUEUE_PER_WORKER:
+            raise e.Unavailable(e.COACH_BUSY)
         loop = asyncio.get_running_loop()
         self._busy += 1
         try:
@@ -285,25 +296,36 @@ class CoachService:
         if required:
             raise e.Unavailable(e.DATABASE_UNAVAILABLE)
 
-    async def _count_help(self, rec: GameRecord, seat: int, kind: str,
-                          load: Loader) -> dict[str, int]:
+    async def _count_help(self, rec: GameRecord, seat: int, kind: str, load: Loader,
+                          position: int | None = None) -> dict[str, Any]:
         """Counts one hint (``kind`` "hints") or one opening of the cards seen ("seen") for the
-        seat's round, and for its person; returns the round's counts with this one."""
+        seat's round, and for its person; returns the round's counts as stored with this one.
+        A hint for the ``position`` last hinted is the same hint again: not counted twice."""
         key = f"{rec.match.round_number}:{seat}"
+        known = coach_meta(rec).get("help", {}).get(key, {})
+        if position is not None and known.get("hinted_at") == position:
+            return dict(known)  # nothing to store
+        stored: dict[str, Any] = {}
+        counted = False
 
         def add(r: GameRecord) -> None:
+            nonlocal counted
             help_ = coach_meta(r).setdefault("help", {}).setdefault(key, {})
-            help_[kind] = int(help_.get(kind, 0)) + 1
+            # Another request for this hint may have been stored since ``rec`` was read.
+            counted = position is None or help_.get("hinted_at") != position
+            if counted:
+                help_[kind] = int(help_.get(kind, 0)) + 1
+                if position is not None:
+                    help_["hinted_at"] = position
+            stored.clear()
+            stored.update(help_)
 
         await self._change_meta(rec.id, add, load)
         person = people_of(rec).get(seat)
-        if person is not None:
+        if person is not None and counted:
             self._change_person(person, lambda d: credit_help(
                 d, "hints" if kind == "hints" else "cards_seen"))
-        # ``rec`` is as read before this one was counted.
-        counts = dict(coach_meta(rec).get("help", {}).get(key, {}))
-        counts[kind] = int(counts.get(kind, 0)) + 1
-        return counts
+        return stored
 
     # ----- what the person asks for ---------------------------------------------------------
 
@@ -327,8 +349,15 @@ class CoachService:
             raise _conflict(e.NOT_YOUR_TURN, rec, seat)
         view = SeatView.of(m.round, seat)  # the person's own view: nothing else goes in
         at = rec.version if position is None else position
-        out = await self._run(compute_hint, view, f"{rec.seed}:hint:{seat}:{at}", self.seconds)
-        counts = await self._count_help(rec, seat, "hints", load)
+        flight = f"hint:{rec.id}:{seat}:{at}"
+        out = self._hints.get(flight)
+        if out is None:
+            out = await self._once(flight, lambda: self._run(
+                compute_hint, view, f"{rec.seed}:hint:{seat}:{at}", self.seconds))
+            self._hints[flight] = out
+            if len(self._hints) > HINTS_KEPT:
+                self._hints.popitem(last=False)  # the oldest
+        counts = await self._count_help(rec, seat, "hints", load, position=at)
         return {**out, "version": rec.version, "hints_used": hints_used(counts)}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
@@ -371,37 +400,17 @@ class CoachService:
         return {**cached, "round": number, "hints_used": hints_used(help_),
                 "cards_seen_opened": int(help_.get("seen", 0))}
 
-    async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
-                        seat: int, load: Loader) -> dict[str, Any]:
-        """Computes a review once however many ask at the same time, stores it with the game
-        and credits the round's accuracy to the seat's person."""
-        flight = f"{rec.id}:{number}:{seat}"
-        running = self._reviews.get(flight)
+    async def _once(self, flight: str,
+                    work: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        """``work()`` done once however many ask for ``flight`` at the same time: the others
+        wait for its answer (or its error)."""
+        running = self._flights.get(flight)
         if running is not None:
             return await asyncio.shield(running)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._reviews[flight] = fut
+        self._flights[flight] = fut
         try:
-            out = await self._run(compute_review, trace, _rules_dict(rec.match.rules), seat,
-                                  f"{rec.seed}:review:{number}:{seat}", self.seconds)
-            key = f"{number}:{seat}"
-
-            def keep(r: GameRecord) -> None:
-                reviews = coach_meta(r).setdefault("reviews", {})
-                reviews[key] = out
-                # A review is about 5 KB and the game is written on every move: the latest few
-                # are kept (a reload shows them), older ones are judged again if asked for.
-                for old in sorted(reviews, key=lambda k: int(k.split(":")[0]))[:-REVIEWS_KEPT]:
-                    if old != key:
-                        del reviews[old]
-
-            await self._change_meta(rec.id, keep, load, required=False)
-            person = people_of(rec).get(seat)
-            if person is not None:
-                judged = sum(1 for p in out["plays"]
-                             if not p["forced"] and not p.get("by_computer"))
-                self._change_person(person, lambda d: credit_accuracy(
-                    d, f"{match_key(rec)}:{key}", out["accuracy"], judged))
+            out = await work()
             fut.set_result(out)
             return out
         except BaseException as exc:
@@ -409,7 +418,38 @@ class CoachService:
             fut.exception()  # retrieved: nobody else may be waiting
             raise
         finally:
-            del self._reviews[flight]
+            del self._flights[flight]
+
+    async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
+                        seat: int, load: Loader) -> dict[str, Any]:
+        """Computes a review once however many ask at the same time, stores it with the game
+        and credits the round's accuracy to the seat's person."""
+        return await self._once(f"review:{rec.id}:{number}:{seat}", lambda: self._judged(
+            rec, trace, number, seat, load))
+
+    async def _judged(self, rec: GameRecord, trace: dict[str, Any], number: int, seat: int,
+                      load: Loader) -> dict[str, Any]:
+        out = await self._run(compute_review, trace, _rules_dict(rec.match.rules), seat,
+                              f"{rec.seed}:review:{number}:{seat}", self.seconds)
+        key = f"{number}:{seat}"
+
+        def keep(r: GameRecord) -> None:
+            reviews = coach_meta(r).setdefault("reviews", {})
+            reviews[key] = out
+            # A review is about 5 KB and the game is written on every move: the latest few
+            # are kept (a reload shows them), older ones are judged again if asked for.
+            for old in sorted(reviews, key=lambda k: int(k.split(":")[0]))[:-REVIEWS_KEPT]:
+                if old != key:
+                    del reviews[old]
+
+        await self._change_meta(rec.id, keep, load, required=False)
+        person = people_of(rec).get(seat)
+        if person is not None:
+            judged = sum(1 for p in out["plays"]
+                         if not p["forced"] and not p.get("by_computer"))
+            self._change_person(person, lambda d: credit_accuracy(
+                d, f"{match_key(rec)}:{key}", out["accuracy"], judged))
+        return out
 
     # ----- statistics -----------------------------------------------------------------------
 

@@ -59,6 +59,7 @@ BODY_TOO_LARGE = "request body too large"
 BAD_CONTENT_LENGTH = "bad content-length"
 COMPUTER_FAILED = "computer player failed"
 DATABASE_UNAVAILABLE = "database unavailable"
+COACH_BUSY = "coach busy"
 # Tables with friends (scopone.web.tables).
 TABLE_NOT_FOUND = "table not found"
 TOKEN_REQUIRED = "seat token required"

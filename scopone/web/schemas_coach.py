@@ -30,8 +30,8 @@ class HintOut(BaseModel):
     move: MoveOut
     options: list[OptionOut]  # best first, at most three; none for a forced move
     deals: int  # imagined deals behind the margins; 0 for a forced move
-    # Hints asked this round, this one included, and the openings of the cards seen (SPEC §7
-    # counts one like a hint).
+    # Hints asked this round, this one included (a position asked again counts once), and the
+    # openings of the cards seen (SPEC §7 counts one like a hint).
     hints_used: int
 
 
