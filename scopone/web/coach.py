@@ -365,10 +365,16 @@ class CoachService:
 
     async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
         seen = cards_seen(SeatView.of(rec.match.round, seat))
-        counts = await self._count_help(rec, seat, "seen", load)
+        if rec.match.round.is_over:
+            # Every card is in sight once the round is over: opened then, the panel helps
+            # with nothing, and the round's summary already said how much help was used.
+            key = f"{rec.match.round_number}:{seat}"
+            counts = dict(coach_meta(rec).get("help", {}).get(key, {}))
+        else:
+            counts = await self._count_help(rec, seat, "seen", load)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
-                "settebello": seen.settebello, "opened": counts["seen"],
+                "settebello": seen.settebello, "opened": int(counts.get("seen", 0)),
                 "hints_used": hints_used(counts)}
 
     def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:

@@ -80,7 +80,7 @@ class CardsSeenOut(BaseModel):
     played: list[CardCode]  # played from a hand this round
     unseen_by_rank: list[int]  # ranks 1-10: cards still unseen by the person
     settebello: PlaceOut
-    opened: int  # times opened this round, this one included
+    opened: int  # times opened this round, this one included (not counted once it is over)
     hints_used: int  # the same count as a hint's: hints and openings this round, this one too
 
 

@@ -186,6 +186,25 @@ def test_cards_seen_shows_no_hidden_card_and_is_counted(api: Api) -> None:
     assert api.client.post("/api/games/nope/cards-seen").status_code == 404
 
 
+def test_cards_seen_opened_once_the_round_is_over_is_not_counted(api: Api) -> None:
+    """Every card is in sight at the round's end: opening the panel then helps with nothing,
+    so the round's summary and the statistics keep the help that was really used."""
+    pid = person()
+    game = create(api, pid)
+    rng = random.Random(6)
+    game = api.until(game, "your_turn", rng)
+    assert api.client.post(f"/api/games/{game['id']}/cards-seen").json()["opened"] == 1
+    game = api.round_end(game, rng)
+    assert game["status"] in ("round_over", "match_over")
+    r = api.client.post(f"/api/games/{game['id']}/cards-seen")
+    assert r.status_code == 200, r.text
+    assert (r.json()["opened"], r.json()["hints_used"]) == (1, 1)
+    review = api.client.get(f"/api/games/{game['id']}/rounds/1/review").json()
+    assert review["cards_seen_opened"] == 1
+    stats = api.client.get(f"/api/people/{pid}/stats").json()
+    assert stats["cards_seen"] == 1 and stats["hints"] == 1
+
+
 def test_statistics_per_person_and_clearing_them(api: Api) -> None:
     pid, other = person(), person()
     game = create(api, pid, level="easy")
