@@ -3,6 +3,7 @@
 const TEXT = {
   en: {
     hint: 'Hint', hintThinking: 'Looking for the best move…',
+    hintFailed: 'The coach could not answer just now: press Hint again in a moment.',
     hintBest: 'Hint: {move}', hintMargins: 'Expected margin to the end of the round (us minus them):',
     hintFree: 'You may still play any card.', hintForced: 'Only one legal move: {move}.',
     lay: '{card}', take: '{card} taking {cards}',
@@ -39,6 +40,7 @@ const TEXT = {
   },
   it: {
     hint: 'Suggerimento', hintThinking: 'Cerco la mossa migliore…',
+    hintFailed: 'Il suggeritore non ha potuto rispondere: premi di nuovo Suggerimento tra un momento.',
     hintBest: 'Suggerimento: {move}', hintMargins: 'Margine atteso fino a fine smazzata (noi meno loro):',
     hintFree: 'Puoi comunque giocare qualsiasi carta.', hintForced: 'Una sola mossa possibile: {move}.',
     lay: '{card}', take: '{card} prendendo {cards}',
@@ -75,6 +77,7 @@ const TEXT = {
   },
   de: {
     hint: 'Tipp', hintThinking: 'Suche den besten Zug…',
+    hintFailed: 'Der Trainer konnte gerade nicht antworten: Drücke gleich noch einmal auf Tipp.',
     hintBest: 'Tipp: {move}', hintMargins: 'Erwarteter Abstand bis Rundenende (wir minus sie):',
     hintFree: 'Du kannst trotzdem jede Karte spielen.', hintForced: 'Nur ein möglicher Zug: {move}.',
     lay: '{card}', take: '{card} nimmt {cards}',

@@ -56,6 +56,7 @@ export function installCoach(getState, options = {}) {
   const coach = {
     hint: null, // {version, move, options, hints_used} for the view it was asked in
     hintBusy: false,
+    hintFailed: null, // the position whose hint the server could not give just now
     hintOpen: false, // the person wants the hint shown (closed with its button, Esc or H)
     seenOpen: false, // off by default (SPEC §7)
     last: null, // 'hint' or 'seen': the panel opened last, which Esc closes first
@@ -91,12 +92,18 @@ export function installCoach(getState, options = {}) {
       return;
     }
     coach.hintBusy = true;
+    coach.hintFailed = null;
     afterRender();
     try {
       coach.hint = { ...(await api.hint(view)), at: positionOf(view) };
     } catch (err) {
       coach.hint = null;
-      if (!(err instanceof ApiError && err.status === 409)) console.warn(err);
+      // A stale position (409) has no hint to show; anything else (the coach busy, 503, or
+      // the network) is said in the panel, which would otherwise stay empty after H.
+      if (!(err instanceof ApiError && err.status === 409)) {
+        console.warn(err);
+        coach.hintFailed = positionOf(view);
+      }
     } finally {
       coach.hintBusy = false;
       afterRender();
@@ -115,7 +122,10 @@ export function installCoach(getState, options = {}) {
 
   const closeHint = () => closePanel('hintOpen', 'coach-hint', 'btn-hint');
 
-  const toggleHint = () => (shown('coach-hint') ? closeHint() : askHint());
+  // A failed hint's notice is not a hint to close: H (or the button) asks again.
+  const failedShown = () => coach.hintFailed !== null && getState().view
+    && coach.hintFailed === positionOf(getState().view);
+  const toggleHint = () => (shown('coach-hint') && !failedShown() ? closeHint() : askHint());
 
   function renderHint(view) {
     const box = $('coach-hint');
@@ -142,6 +152,8 @@ export function installCoach(getState, options = {}) {
         <p class="hint-sub">${esc(tr('hintFree'))}</p>`}`;
     } else if (coach.hintOpen && coach.hintBusy) {
       html = esc(tr('hintThinking'));
+    } else if (coach.hintOpen && view && coach.hintFailed === positionOf(view)) {
+      html = `<p class="hint-failed" role="status">${esc(tr('hintFailed'))}</p>`;
     }
     // Written only when it changed: a render of the game keeps the focus on its Close button.
     if (html !== written.hint) {

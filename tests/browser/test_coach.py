@@ -97,6 +97,32 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
     page.wait_for_function("() => document.querySelector('.card.hinted') === null")
 
 
+def test_a_hint_the_coach_could_not_give_is_said_and_asked_again_with_h(
+        open_page: Callable[..., Any]) -> None:
+    """A busy coach answers 503 ("coach busy"): the panel says so instead of staying empty,
+    and H asks again rather than closing the notice."""
+    page = open_page(DESKTOP)
+    page.wait_for_function(PLAYABLE)
+    page.watch.expected.append("503")  # the test's own refusal, below
+
+    def busy(route: Any) -> None:
+        route.fulfill(status=503, content_type="application/json",
+                      body='{"detail": "coach busy"}')
+
+    page.route("**/hint", busy)
+    with page.expect_response(lambda r: r.url.endswith("/hint")):
+        page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint .hint-failed")
+    assert "could not answer" in page.inner_text("#coach-hint")
+    assert page.locator("#hand .card.hinted").count() == 0
+    page.unroute("**/hint", busy)
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    assert answer.value.status == 200
+    page.wait_for_function(HINT_SHOWN)
+    assert page.locator("#coach-hint .hint-failed").count() == 0
+
+
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_cards_seen_is_off_by_default_and_opens_with_c(
         open_page: Callable[..., Any], server: Server, device: dict[str, Any]) -> None:
