@@ -30,12 +30,6 @@ PRIMIERA_VALUE: dict[int, int] = {
     7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 8: 10, 9: 10, 10: 10,
 }
 
-RANK_NAMES_EN: dict[int, str] = {
-    1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-    8: "Fante", 9: "Cavallo", 10: "Re",
-}
-
-
 class InvalidCardError(ValueError):
     """A card code that names no card of the deck (e.g. ``"11D"`` or ``"7X"``)."""
 

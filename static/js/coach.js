@@ -527,8 +527,11 @@ export function installCoach(getState, options = {}) {
     else if (p.forced) verdict = `<p class="verdict forced">${esc(tr('forced'))}</p>`;
     else {
       const same = p.best.card === p.played.card && p.best.capture.join() === p.played.capture.join();
+      // Another move judged best, but the play labelled "best" too: its loss is within the
+      // judgement's noise (SPEC §7), so it did not cost anything worth the name.
+      const after = p.label === 'best' ? tr('asGood') : tr('cost', { x: signed(lang(), p.loss).replace('+', '') });
       verdict = `<p class="verdict"><span class="chip ${p.label}" id="review-label">${esc(tr(p.label))}</span>
-        ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(tr('cost', { x: signed(lang(), p.loss).replace('+', '') }))}`}</p>
+        ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(after)}`}</p>
         <ol class="hint-options">${p.options.map((o) => `<li><span class="opt">${esc(moveText(o))}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('')}</ol>`;
     }
     // The round as it happened: the others' plays since the person's previous one.

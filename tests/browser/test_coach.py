@@ -397,6 +397,30 @@ def test_review_with_r_and_the_statistics_page(
     assert server.http.get(f"/api/people/{pid}/stats").json()["rounds"] == 0
 
 
+def test_a_play_labelled_best_is_not_said_to_have_cost_points(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Another move judged best by a hair, the play still labelled "best" (its loss within the
+    judgement's noise, SPEC §7): the review says it was as good, not what it cost."""
+    page = open_page(DESKTOP)
+    play_round(page)
+    gid = game_id(page)
+    review = json.loads(server.http.get(f"/api/games/{gid}/rounds/1/review").text)
+    # The first play has ten cards to choose from: it is always judged.
+    p = next(p for p in review["plays"] if not p["forced"] and not p.get("by_computer"))
+    other = next(c for c in ("1D", "2D") if c != p["played"]["card"])
+    p.update(label="best", loss=0.1, best={"card": other, "capture": []})
+    page.route(f"**/api/games/{gid}/rounds/1/review", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(review)))
+    page.keyboard.press("r")
+    page.wait_for_selector("#review #review-step")
+    for _ in range(review["plays"].index(p)):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "() => document.getElementById('review-label')?.textContent === 'best'")
+    verdict = page.inner_text(".review-step .verdict")
+    assert "Best play:" in verdict and "as good" in verdict and "cost" not in verdict
+
+
 def test_coach_texts_exist_in_every_language(open_page: Callable[..., Any]) -> None:
     page = open_page(DESKTOP)
     missing = page.evaluate(
