@@ -50,7 +50,8 @@ NAME_BLANKS = ("\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u200
 #: joiner, the soft hyphen, invisible operators, direction marks, the Mongolian vowel separator,
 #: the Hangul fillers and the blank Braille pattern (the usual "invisible name" tricks). Inside
 #: a name they stay (a joiner inside an emoji sequence is part of it). Variation selectors are
-#: not here: one ends an emoji like "❤️".
+#: not here: one ends an emoji like "❤️". Trimming is only the first net: ``name_char`` below
+#: says which characters are drawn at all, whatever the list here misses.
 NAME_INVISIBLES = ("\xad\u115f\u1160\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062"
                    "\u2063\u2064\u2800\u3164\uffa0")
 #: Trimmed from either end of a name.
@@ -58,6 +59,60 @@ NAME_TRIMMED = NAME_BLANKS + NAME_INVISIBLES
 #: Refused anywhere in a name, like a control character: the bidirectional embeddings,
 #: overrides and isolates, which would reorder the text shown after the name ("Anna (away)").
 NAME_BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+#: Unicode's Default_Ignorable_Code_Point: characters a renderer may show as nothing, whatever
+#: their category (Chromium draws the tag characters, the variation selectors, U+034F and the
+#: Khmer inherent vowels zero pixels wide; the Hangul fillers are letters). Python's
+#: ``unicodedata`` does not have the property, so the ranges are written out from
+#: DerivedCoreProperties.txt of Unicode 14.0.0, the version Python 3.11's
+#: ``unicodedata.unidata_version`` reports. The browser's own, newer,
+#: ``\p{Default_Ignorable_Code_Point}`` is compared with it (tests/browser/test_tables.py).
+NAME_DEFAULT_IGNORABLES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),    # Cf soft hyphen
+    (0x034F, 0x034F),    # Mn combining grapheme joiner
+    (0x061C, 0x061C),    # Cf Arabic letter mark
+    (0x115F, 0x1160),    # Lo Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),    # Mn Khmer inherent vowels
+    (0x180B, 0x180D),    # Mn Mongolian free variation selectors one to three
+    (0x180E, 0x180E),    # Cf Mongolian vowel separator
+    (0x180F, 0x180F),    # Mn Mongolian free variation selector four
+    (0x200B, 0x200F),    # Cf zero width space, joiners, direction marks
+    (0x202A, 0x202E),    # Cf bidirectional embeddings and overrides
+    (0x2060, 0x2064),    # Cf word joiner, invisible operators
+    (0x2065, 0x2065),    # Cn reserved
+    (0x2066, 0x206F),    # Cf bidirectional isolates, deprecated format characters
+    (0x3164, 0x3164),    # Lo Hangul filler
+    (0xFE00, 0xFE0F),    # Mn variation selectors 1-16
+    (0xFEFF, 0xFEFF),    # Cf zero width no-break space
+    (0xFFA0, 0xFFA0),    # Lo halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),    # Cn reserved
+    (0x1BCA0, 0x1BCA3),  # Cf shorthand format controls
+    (0x1D173, 0x1D17A),  # Cf musical symbol format controls
+    (0xE0000, 0xE0000),  # Cn reserved
+    (0xE0001, 0xE0001),  # Cf language tag
+    (0xE0002, 0xE001F),  # Cn reserved
+    (0xE0020, 0xE007F),  # Cf tag characters
+    (0xE0080, 0xE00FF),  # Cn reserved
+    (0xE0100, 0xE01EF),  # Mn variation selectors 17-256
+    (0xE01F0, 0xE0FFF),  # Cn reserved
+)
+#: The categories of the combining marks drawn on the character before them (nonspacing and
+#: enclosing; a spacing mark, Mc, takes room of its own, like the vowel signs of "हिन्दी").
+NAME_MARK_CATEGORIES = frozenset({"Mn", "Me"})
+#: The format characters (Cf): nothing of their own, like the Default_Ignorable ones.
+NAME_SILENT_CATEGORIES = frozenset({"Cf"})
+#: The categories never drawn as something: separators (blanks), controls, private use (no
+#: font anyone shares) and surrogates. Unassigned code points (Cn) count as drawn unless they are
+#: Default_Ignorable: to this Python's Unicode 14 an emoji added since is unassigned, and a
+#: browser draws it; one unassigned everywhere shows as a box, never as nothing.
+NAME_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Co", "Cs"})
+#: Combining marks (Mn, Me) allowed in a row on one character: a letter with its accents, an
+#: Indic or Tibetan stack, a keycap emoji ("1", VS16, U+20E3) fit; "Zalgo" text, a letter under
+#: twenty stacked accents, would paint over the rows above and below the name, so five marks in
+#: a row are refused. A format or Default_Ignorable character between two marks draws nothing
+#: and ends no row (the marks still stack on the same character), so it does not reset the count.
+NAME_MARKS_PER_BASE = 4
+
+NameChar = Literal["drawn", "mark", "silent", "blank"]
 
 
 def new_token() -> str:
@@ -74,9 +129,31 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def name_char(c: str) -> NameChar:
+    """What the character ``c`` of a name is on the page: ``drawn``; a combining ``mark``
+    (drawn on the character before it); ``silent``, a format or Default_Ignorable character
+    (nothing at all, and a row of marks runs on across it); or a ``blank`` (a separator, a
+    control, unassigned, private use, a surrogate, or what trimming removes), never counted as
+    drawn. The schema's ``NAME_PATTERN`` is built from this, character class by class.
+
+    >>> [name_char(c) for c in "a\\u0301\\u034f\\U000e0041 \\u3164\\u2800"]
+    ['drawn', 'mark', 'mark', 'silent', 'blank', 'silent', 'blank']
+    """
+    category = unicodedata.category(c)
+    if category in NAME_MARK_CATEGORIES:
+        return "mark"
+    if category in NAME_SILENT_CATEGORIES or any(
+            lo <= ord(c) <= hi for lo, hi in NAME_DEFAULT_IGNORABLES):
+        return "silent"
+    if category in NAME_BLANK_CATEGORIES or c in NAME_TRIMMED:
+        return "blank"
+    return "drawn"
+
+
 def clean_name(raw: str) -> str:
     """The name as shown: trimmed of blanks and invisible characters, 1-20 characters, no
-    control character (nor a bidirectional override); 422 otherwise.
+    control character (nor a bidirectional override), at least one character drawn and no more
+    than ``NAME_MARKS_PER_BASE`` combining marks on one; 422 otherwise.
 
     >>> clean_name("  Anna ")
     'Anna'
@@ -94,10 +171,29 @@ def clean_name(raw: str) -> str:
     Traceback (most recent call last):
     ...
     scopone.web.errors.Malformed: invalid name
+    >>> clean_name("\\ufe0f\\ufe0f")
+    Traceback (most recent call last):
+    ...
+    scopone.web.errors.Malformed: invalid name
+    >>> clean_name("a" + "\\u0301" * 5)
+    Traceback (most recent call last):
+    ...
+    scopone.web.errors.Malformed: invalid name
     """
     name = raw.strip(NAME_TRIMMED)
     if not 1 <= len(name) <= MAX_NAME or any(
             unicodedata.category(c) == "Cc" or c in NAME_BIDI_CONTROLS for c in name):
+        raise e.Malformed(e.INVALID_NAME)
+    drawn, marks = False, 0
+    for kind in map(name_char, name):
+        if kind == "mark":
+            marks += 1
+            if marks > NAME_MARKS_PER_BASE:
+                raise e.Malformed(e.INVALID_NAME)
+        elif kind != "silent":
+            marks = 0
+            drawn = drawn or kind == "drawn"
+    if not drawn:
         raise e.Malformed(e.INVALID_NAME)
     return name
 

@@ -57,10 +57,25 @@ export const tables = {
 
 /** What the server trims from either end of a name (its NAME_TRIMMED): every blank, and the
  * characters that show nothing. */
-const TRIMMED = String.raw`[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u2060-\u2064\u3000\ufeff\xad\u115f\u1160\u180e\u2800\u3164\uffa0]`;
+const TRIMMED_CHARS = String.raw`\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u2060-\u2064\u3000\ufeff\xad\u115f\u1160\u180e\u2800\u3164\uffa0`;
+const TRIMMED = `[${TRIMMED_CHARS}]`;
 const ENDS = new RegExp(`^${TRIMMED}+|${TRIMMED}+$`, 'gu');
 /** Refused anywhere in a name: control characters, bidirectional embeddings and overrides. */
 const REFUSED = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/u;
+/** A character drawn (the server's name_char): not a combining mark (Mn, Me), a format,
+ * control, unassigned, private-use or surrogate code point (C), a separator (Z), a
+ * Default_Ignorable_Code_Point, nor what trimming removes. A name needs one. The server counts
+ * what its older Unicode has not assigned as drawn (a newer emoji), so it keeps all this
+ * keeps; one unassigned here too is refused here only. */
+const DRAWN = new RegExp(
+  String.raw`[^\p{Mn}\p{Me}\p{C}\p{Z}\p{Default_Ignorable_Code_Point}${TRIMMED_CHARS}]`, 'u');
+/** More combining marks in a row than one character carries (the server's
+ * NAME_MARKS_PER_BASE): they would paint over the rows around the name. A format or
+ * Default_Ignorable character between two draws nothing and does not end the row. */
+const MARKS_PER_BASE = 4;
+const STACKED = new RegExp(
+  String.raw`(?:[\p{Mn}\p{Me}][\p{Cf}\p{Default_Ignorable_Code_Point}]*){${MARKS_PER_BASE + 1}}`,
+  'u');
 const MAX_NAME = 20; // characters (code points) after trimming, as the server counts them
 const MAX_RAW = 64; // the server's bound on a name before trimming
 
@@ -76,7 +91,8 @@ export function nameTooLong(raw) {
 /** The name the server will keep for `raw`, or null where it would refuse it. */
 export function cleanName(raw) {
   const name = trimName(raw);
-  return name && !nameTooLong(raw) && !REFUSED.test(name) ? name : null;
+  const shown = DRAWN.test(name) && !STACKED.test(name);
+  return name && shown && !nameTooLong(raw) && !REFUSED.test(name) ? name : null;
 }
 
 /** Copy, beside an invite link (the lobby, the friends dialog): the link to the clipboard, and

@@ -117,9 +117,43 @@ def test_tokens_are_found_by_their_hash_only() -> None:
         t.seat_of_token(table, token[:-1])
 
 
-@pytest.mark.parametrize("name", ["Anna", " Anna ", "x" * 20, "Zoë", "名前", "a b"])
+# Names in other scripts and emoji, with the marks, joiners and selectors they are made of: the
+# Hindi vowel signs (Mc) and virama (Mn), the Thai vowels (Mn), an emoji's variation selector
+# (Mn, ignorable) and zero-width joiner (Cf, ignorable), a keycap (VS16 and an enclosing mark),
+# a letter with four accents (the most one character takes; every letter or blank starts a new
+# row), the Scottish flag (tag characters), an emoji newer than Python's Unicode (a pink heart,
+# Unicode 15: unassigned to Python 3.11, drawn by a browser) and a code point unassigned
+# everywhere (a box, never nothing).
+DRAWN_NAMES = ["\U0001fa77", "\u0378",
+               "Zoë", "Zoe\u0308", "名前", "a b", "محمد", "हिन्दी", "สมชาย", "Nguyễn",
+               "\u2764\ufe0f", "\U0001f469\u200d\U0001f4bb", "1\ufe0f\u20e3", "a" + "\u0301" * 4,
+               ("a" + "\u0301" * 4) * 4, "a" + "\u0301" * 4 + " " + "\u0301" * 4,
+               "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+               "\u0f67\u0f71\u0f74\u0f83", "\u0301a", "a\u2800b", "a\u3164b"]
+
+
+@pytest.mark.parametrize("name", ["Anna", " Anna ", "x" * 20, *DRAWN_NAMES])
 def test_good_names_are_kept_trimmed(name: str) -> None:
     assert t.clean_name(name) == name.strip()
+
+
+# What security QA found drawn 0 px wide, yet taken: tag characters, variation selectors, the
+# combining grapheme joiner, the Khmer inherent vowels; and more like them. None is trimmed.
+UNDRAWN_NAMES = ["\U000e0041\U000e0042", "\ufe0f\ufe0f", "\u034f", "\u17b4\u17b5",
+                 "\u180b\u180f", "\U000e0100", "\u061c", "\u2065", "\ufff0", "\u0301",
+                 "\u20dd", "\ue000", "\U0001bca0", "\U0001d173", "\u034f\u3164\u034f",
+                 "\u0301\u2800\u0301", "\u0301 \u0301"]
+# A letter under more accents than one character takes ("Zalgo"), also with silent characters
+# between the accents (they stack all the same).
+STACKED_NAMES = ["a" + "\u0301" * 19, "a" + "\u0301" * 5, "Anna" + "\u0301\u0302" * 3,
+                 "a\u0301\u0301\u200d\u0301\u0301\u0301", "a" + "\u0301\U000e0041" * 5,
+                 "a" + "\ufe0f" * 5, "x\u0301\u0301\u0301\u0301\u0301b"]
+
+
+@pytest.mark.parametrize("name", [*UNDRAWN_NAMES, *STACKED_NAMES])
+def test_names_that_draw_nothing_or_pile_up_marks_are_refused(name: str) -> None:
+    with pytest.raises(e.Malformed, match="invalid name"):
+        t.clean_name(name)
 
 
 def test_a_dead_process_on_this_machine_is_known_dead() -> None:

@@ -9,6 +9,7 @@ import pytest
 from scopone.web.errors import NAME_RULE
 
 from .tables_live import auth, settled
+from .test_table_rules import DRAWN_NAMES, STACKED_NAMES, UNDRAWN_NAMES
 
 
 def _table(api: Any, people: int = 4, start: bool = False) -> tuple[str, list[str]]:
@@ -168,7 +169,8 @@ BIDI_NAMES = ["a\u202eb", "\u202eAnna", "Anna\u202c", "\u2066x\u2069", "x\u202ay
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 21, "a\x00b", "a\nb", "a\x7fb", "a\x85b",
                                   " \t ", "Anna\x1b[31m", *UNICODE_BLANKS, "\x85", "\x1c\x1f",
-                                  "\u2003a\x85b\u2003", *INVISIBLE_NAMES, *BIDI_NAMES])
+                                  "\u2003a\x85b\u2003", *INVISIBLE_NAMES, *BIDI_NAMES,
+                                  *UNDRAWN_NAMES, *STACKED_NAMES])
 def test_bad_names_are_422(api: Any, name: str) -> None:
     body = _refused(api.client.post("/api/tables", json={"name": name}), 422, "invalid name")
     # The rule in words, not the schema's pattern of invisible characters.
@@ -192,6 +194,9 @@ def test_bad_names_are_422(api: Any, name: str) -> None:
     ("\u200bAnna\u3164", "Anna"), ("\u2800 Bo\u200d\u2003", "Bo"), ("a\u200bb", "a\u200bb"),
     ("\U0001f469\u200d\U0001f373", "\U0001f469\u200d\U0001f373"), ("\u2764\ufe0f", "\u2764\ufe0f"),
     ("\u200b" * 10 + "x" * 20, "x" * 20),
+    # Other scripts and emoji, marks and joiners and all; a tag or a selector drawn on nothing at
+    # either end is not trimmed (only what the page trims too is), a drawn character keeps it.
+    *((name, name) for name in DRAWN_NAMES), ("\u034fAnna\ufe0f", "\u034fAnna\ufe0f"),
 ])
 def test_names_are_trimmed_and_kept_as_typed(api: Any, name: str, shown: str) -> None:
     r = api.client.post("/api/tables", json={"name": name})
@@ -339,7 +344,9 @@ def test_the_schemas_name_pattern_says_what_the_code_does() -> None:
              *(b * 3 for b in blanks), "\u2003" * 22 + "abc" + "\u2028" * 22,
              "\u200b", "a\u200bb", *INVISIBLE_NAMES, *BIDI_NAMES,
              *(f"{b}A{b}" for b in NAME_INVISIBLES), *(f"A{b}B" for b in NAME_INVISIBLES),
-             *(f"A{b}B" for b in NAME_BIDI_CONTROLS), "\u2764\ufe0f"]
+             *(f"A{b}B" for b in NAME_BIDI_CONTROLS), "\u2764\ufe0f",
+             *DRAWN_NAMES, *UNDRAWN_NAMES, *STACKED_NAMES, *(f" {n}\u200b" for n in STACKED_NAMES),
+             *(f"\n{n}" for n in STACKED_NAMES), *(f"\n{n}\n" for n in UNDRAWN_NAMES)]
     for name in names:
         try:
             clean_name(name)

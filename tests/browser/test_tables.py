@@ -23,9 +23,18 @@ import pytest
 import uvicorn
 
 from scopone.web import Settings, create_app
+from scopone.web.table import NAME_DEFAULT_IGNORABLES
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, DESKTOP, PHONE, PHONE_LANDSCAPE, TEST_PREFS, _free_port
+from .conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    PHONE_LANDSCAPE,
+    TEST_PREFS,
+    Server,
+    _free_port,
+)
 from .test_match import WATCH_PLAYABLE, visible_centre
 
 pytestmark = pytest.mark.browser
@@ -939,6 +948,81 @@ def test_names_with_markup_show_as_typed_and_never_run(tserver: TableServer,
         ".some(li => li.textContent.startsWith(name))", arg=GUEST_MARKUP)
     for p in (anna, guest):
         assert p.page.evaluate(MARKUP_RAN) == NOTHING_RAN
+
+
+# What security QA found drawn 0 px wide by Chromium, yet taken as names: tag characters,
+# variation selectors, the combining grapheme joiner, the Khmer inherent vowels; and marks alone.
+DRAWN_AS_NOTHING = ["\U000e0041\U000e0042", "\ufe0f\ufe0f", "\u034f", "\u17b4\u17b5",
+                    "\U000e0100", "\u0301", "\u20dd\u0301"]
+# Names at the edges of the rule that a name has something drawn, no more than four marks on a
+# character: other scripts, emoji with joiners and selectors, marks piled up ("Zalgo"), with a
+# silent character between them, blanks that the page trims around what it does not.
+TRICKY_NAMES = [
+    *DRAWN_AS_NOTHING, "a" + "\u0301" * 19, "a" + "\u0301" * 4, "a" + "\u0301" * 5,
+    "a\u0301\u0301\u200d\u0301\u0301\u0301", "a" + "\ufe0f" * 5, "Zoë", "Zoe\u0308", "名前",
+    "a b", "محمد", "हिन्दी", "สมชาย", "\u2764\ufe0f", "\U0001f469\u200d\U0001f4bb",
+    "1\ufe0f\u20e3", "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+    " \u034f ", "\u200b\u0301\u2800", "\u0301\u2800\u0301", "\u0301a", "a\u3164b", "\u3164\u034f",
+    "\ue000", "\u061c\u2065", "\U0001bca0", "\u2003\ufe0f\u2003", "x\u0301 \u0301",
+    "\u180b\u180f", "\U0001fa77",  # a pink heart: Unicode 15, unassigned to Python 3.11's 14
+]
+# What the page and the schema's published pattern, read with the u flag as JSON Schema
+# validators read it, make of each name; and how wide Chromium draws it.
+PAGE_NAMES = """async (samples) => {
+  const { cleanName } = await import('/static/js/tables-api.js');
+  const doc = await (await fetch('/openapi.json')).json();
+  const pattern = new RegExp(doc.components.schemas.TableCreate.properties.name.pattern, 'u');
+  const span = document.body.appendChild(document.createElement('span'));
+  span.style.position = 'absolute';  // as wide as its text, whatever the page's layout
+  const width = (text) => { span.textContent = text; return span.getBoundingClientRect().width; };
+  const out = samples.map((raw) => [cleanName(raw), pattern.test(raw), width(raw)]);
+  span.remove();
+  return out;
+}"""
+
+
+def test_names_that_draw_nothing_are_refused_by_the_page_and_the_server(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Chromium draws DRAWN_AS_NOTHING zero pixels wide: the page's cleanName, the server and
+    the published pattern refuse them, and agree on every other tricky name."""
+    page = open_page(DESKTOP)
+    seen = page.evaluate(PAGE_NAMES, TRICKY_NAMES)
+    for raw, (on_page, fits_pattern, width) in zip(TRICKY_NAMES, seen, strict=True):
+        r = server.http.post("/api/tables", json={"name": raw, "level": "easy"})
+        assert r.status_code in (201, 422), r.text
+        kept = r.json()["table"]["seats"][0]["name"] if r.status_code == 201 else None
+        assert (on_page, fits_pattern) == (kept, kept is not None), ascii(raw)
+        if raw in DRAWN_AS_NOTHING:
+            assert kept is None and width == 0, ascii(raw)
+    assert [name for name, (on_page, *_) in zip(TRICKY_NAMES, seen, strict=True)
+            if on_page is None] == [*DRAWN_AS_NOTHING, "a" + "\u0301" * 19, "a" + "\u0301" * 5,
+                                    "a\u0301\u0301\u200d\u0301\u0301\u0301", "a" + "\ufe0f" * 5,
+                                    " \u034f ", "\u200b\u0301\u2800", "\u0301\u2800\u0301",
+                                    "\u3164\u034f", "\ue000", "\u061c\u2065",
+                                    "\U0001bca0", "\u2003\ufe0f\u2003", "\u180b\u180f"]
+
+
+def test_the_browsers_default_ignorables_are_the_servers(open_page: Callable[..., Any]) -> None:
+    """The server's list of Default_Ignorable_Code_Point, written out from Unicode's data, is
+    the browser's own ``\\p{Default_Ignorable_Code_Point}`` (the page's cleanName uses that)."""
+    page = open_page(DESKTOP)
+    ranges = page.evaluate("""() => {
+      const ignorable = /\\p{Default_Ignorable_Code_Point}/u;
+      const ranges = [];
+      for (let cp = 0; cp <= 0x10ffff; cp += 1) {
+        if (!ignorable.test(String.fromCodePoint(cp))) continue;
+        const last = ranges[ranges.length - 1];
+        if (last && last[1] === cp - 1) last[1] = cp; else ranges.push([cp, cp]);
+      }
+      return ranges;
+    }""")
+    merged: list[list[int]] = []
+    for lo, hi in NAME_DEFAULT_IGNORABLES:
+        if merged and merged[-1][1] == lo - 1:
+            merged[-1][1] = hi
+        else:
+            merged.append([lo, hi])
+    assert ranges == merged
 
 
 # ----- on a phone, in every language; the names of the computers ------------------------------
