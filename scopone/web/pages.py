@@ -36,13 +36,20 @@ def _page(request: Request, template: str, lang: str, **context: Any) -> HTMLRes
         "theme": THEME_COLOUR, "card_name": partial(card_name, lang), **context})
 
 
+def _origin(request: Request) -> str:
+    """What the absolute links of a page start with: the settings' ``public_url``, else this
+    request's own address, whose Host header is whatever the client sent."""
+    public: str = request.app.state.settings.public_url
+    return (public or str(request.base_url)).rstrip("/")
+
+
 @router.get("/", response_class=HTMLResponse)
 async def index(request: Request, lang: str | None = None) -> HTMLResponse:
     """The game. Its texts follow the player's stored choice in the browser; the server's
     language (``?lang=`` from a language link, else the browser's) sets the first paint."""
     chosen = lang if lang in LANGS else best_lang(request.headers.get("accept-language"))
     switch = [(code, f"/?lang={code}") for code in LANGS]
-    origin = str(request.base_url).rstrip("/")
+    origin = _origin(request)
     return _page(request, "index.html", chosen, title=SITE[chosen]["game_title"],
                  description=SITE[chosen]["game_description"], switch=switch, current="play",
                  alternates=[(code, origin + href) for code, href in switch],
@@ -53,7 +60,7 @@ def _rules(lang: str) -> Any:
     async def rules(request: Request) -> HTMLResponse:
         t = SITE[lang]
         # Alternates and the canonical address are absolute, as search engines require.
-        origin = str(request.base_url).rstrip("/")
+        origin = _origin(request)
         return _page(request, f"rules/{lang}.html", lang, title=t["rules_title"],
                      description=t["rules_description"], sections=SECTIONS[lang],
                      switch=[(code, RULES_PATH[code]) for code in LANGS],

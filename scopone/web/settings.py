@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..players import TIME_BUDGET
 
@@ -39,6 +40,37 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _check_public_url(url: str) -> None:
+    """Refuse, at start, a public address the pages could not put in front of their paths: an
+    http or https scheme and a host (and a port if wanted), nothing else.
+
+    >>> _check_public_url("https://scopone.example/")
+    >>> _check_public_url("https://scopone.example/play")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: SCOPONE_PUBLIC_URL must be ...: 'https://scopone.example/play' has a path
+    """
+    parts = urlsplit(url)
+    try:
+        _ = parts.port  # urlsplit checks the port only when asked for it
+        port_problem = ""
+    except ValueError as exc:
+        port_problem = f"has a bad port ({exc})"
+    problems = [
+        (not url.isprintable() or any(c.isspace() for c in url), "has a blank or a control"),
+        (parts.scheme not in ("http", "https"), "is not http or https"),
+        (not parts.hostname, "has no host"),
+        (parts.username is not None, "has a user name"),
+        (bool(port_problem), port_problem),
+        (parts.path not in ("", "/"), "has a path"),
+        ("?" in url or "#" in url, "has a query or a fragment"),
+    ]
+    for wrong, problem in problems:
+        if wrong:
+            raise ValueError("SCOPONE_PUBLIC_URL must be http(s)://host[:port] with no path, "
+                             f"query or fragment, as https://scopone.example: {url!r} {problem}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +123,15 @@ class Settings:
     idle_hours: float = 24.0 * 7
     static_dir: Path = field(default=REPO_ROOT / "static")
     templates_dir: Path = field(default=REPO_ROOT / "templates")
+    # The site's own address, e.g. "https://scopone.example", for every absolute link the pages
+    # print (canonical, hreflang alternates). Empty: each request's own address, right for a
+    # game on one's own machine; but its Host header is whatever the client sent, and behind a
+    # proxy or a shared cache one forged Host would be served to everyone: set it there.
+    public_url: str = ""
+
+    def __post_init__(self) -> None:
+        if self.public_url:
+            _check_public_url(self.public_url)
 
     @property
     def hard_workers(self) -> int:
@@ -139,7 +180,7 @@ class Settings:
             "table_reconnect_seconds": float, "process_stale_seconds": float,
             "events_max_seconds": float, "workers": int, "finished_hours": float,
             "idle_hours": float, "coach_seconds": float,
-            "static_dir": Path, "templates_dir": Path,
+            "static_dir": Path, "templates_dir": Path, "public_url": str,
         }
         values: dict[str, Any] = {}
         for name, cast in casts.items():
