@@ -21,6 +21,9 @@ MAX_EXAMPLES = 150
 # that the games' own operations (get, move, advance, level) come up answered 200 too.
 STATEFUL_EXAMPLES = 400
 STATEFUL_REQUESTS = 1000
+#: The operations the links reach with a game the chain created.
+LINKED = ("GET /api/games/{game_id}", "PATCH /api/games/{game_id}",
+          "POST /api/games/{game_id}/advance")
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +42,14 @@ def stateful(app: Any) -> FuzzReport:
     # Hypothesis sometimes ends a stateful run after a hundred-odd requests without any failure
     # (seen with the same seed: 110 requests in one run, 2,540 in the next): further seeds run
     # until the chains have really been walked, each run's findings kept.
+    # Nor does a run always follow each link to a game: one stopped at 1,253 requests with no
+    # GET of a game answered 200 (four runs of the same seeds gave 1, 11, 32 and 3 such GETs), so
+    # the runs also go on until every linked operation has answered a real game.
     report = FuzzReport()
-    for seed in range(2, 8):
+    for seed in range(2, 12):
         report.add(fuzz(app, max_examples=STATEFUL_EXAMPLES, seed=seed, phases=("stateful",)))
-        if report.total >= STATEFUL_REQUESTS:
+        if report.total >= STATEFUL_REQUESTS and all(
+                report.answers[(operation, 200)] for operation in LINKED):
             break
     return report
 
@@ -66,8 +73,7 @@ def test_chained_requests_answer_as_documented(stateful: FuzzReport) -> None:
     # The links carried real games along: moves, advances and level changes on them succeeded.
     answers = stateful.answers
     assert answers[("POST /api/games", 201)] > 0
-    for operation in ("GET /api/games/{game_id}", "PATCH /api/games/{game_id}",
-                      "POST /api/games/{game_id}/advance"):
+    for operation in LINKED:
         assert answers[(operation, 200)] > 0, operation
 
 
