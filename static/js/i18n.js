@@ -56,6 +56,11 @@ const TEXT = {
     tiedAtTarget: 'Both pairs have reached {n}, level at {score}: the match goes on until one pair leads.',
     byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
+    // Where the cards still on the table went at the round's end (to the pair that took last);
+    // said alike of one card or several.
+    leftoverUs: 'What is left on the table goes to us: {cards}',
+    leftoverThem: 'What is left on the table goes to them: {cards}',
+    leftoverPair: 'What is left on the table goes to pair {pair}: {cards}', // said to a spectator
     roundTitle: 'Round {n}',
     category: 'Category',
     carte: 'Cards', denari: 'Coins', settebello: 'Settebello', primiera: 'Primiera',
@@ -104,6 +109,9 @@ const TEXT = {
     tiedAtTarget: 'Entrambe le coppie sono arrivate a {n}, pari a {score}: si gioca finché una coppia non è avanti.',
     byComputer: '{seat} · computer', // a person's card that the computer chose
     scopa: 'Scopa!',
+    leftoverUs: 'Quel che resta in tavola va a noi: {cards}',
+    leftoverThem: 'Quel che resta in tavola va a loro: {cards}',
+    leftoverPair: 'Quel che resta in tavola va alla coppia {pair}: {cards}',
     roundTitle: 'Smazzata {n}',
     category: 'Voce',
     carte: 'Carte', denari: 'Denari', settebello: 'Settebello', primiera: 'Primiera',
@@ -152,6 +160,9 @@ const TEXT = {
     tiedAtTarget: 'Beide Paare haben {n} erreicht, gleichauf mit {score}: es wird weitergespielt, bis ein Paar vorn liegt.',
     byComputer: '{seat} · Computer', // a person's card that the computer chose
     scopa: 'Scopa!',
+    leftoverUs: 'Was auf dem Tisch übrig ist, geht an uns: {cards}',
+    leftoverThem: 'Was auf dem Tisch übrig ist, geht an sie: {cards}',
+    leftoverPair: 'Was auf dem Tisch übrig ist, geht an Paar {pair}: {cards}',
     roundTitle: 'Runde {n}',
     category: 'Wertung',
     carte: 'Karten', denari: 'Münzen', settebello: 'Settebello', primiera: 'Primiera',

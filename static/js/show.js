@@ -23,7 +23,9 @@ export function seatLabel(state, seat) {
 }
 
 /** What a play says, for the live region and the list of last plays; `you` says the viewer's
- * own play in the second person ("You play ..."). */
+ * own play in the second person ("You play ..."). The round's last play, once the page holds
+ * the view in which its leftovers lie in a pile, also says where they went (the list of last
+ * plays shows it; the live region is told as they are seen to go: `sweepLeftovers`). */
 export function playText(state, play, you = false) {
   const { lang } = state.prefs;
   // Plain names here (a table's seats also say "host", "away"): the play is the news. A
@@ -35,7 +37,73 @@ export function playText(state, play, you = false) {
     ? t(lang, takes, { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
     : t(lang, plays, { seat, card: cardName(lang, play.card) });
   if (play.scopa) text += ` ${t(lang, 'scopa')}`;
+  const view = state.view;
+  if (view && view.history[view.history.length - 1] === play) {
+    const left = leftoverText(state, view);
+    if (left) text += `. ${left}`;
+  }
   return text;
+}
+
+const SUITS = 'DCSB';
+/** The server's order of cards (suit, then rank), for a table the page draws itself. */
+const deckOrder = (a, b) => SUITS.indexOf(a.slice(-1)) - SUITS.indexOf(b.slice(-1))
+  || Number(a.slice(0, -1)) - Number(b.slice(0, -1));
+
+/** The cards left on the table at the round's end, which went to the pair that took last
+ * (SPEC §1): at round over, the cards in the piles that no capture of the round took. Read
+ * from the view alone, so a page that missed a play, or holds only this view, finds them too. */
+function leftovers(view) {
+  if (!isOver(view) || !view.piles) return [];
+  const taken = new Set();
+  for (const p of view.history) {
+    if (!p.capture.length) continue;
+    taken.add(p.card);
+    for (const c of p.capture) taken.add(c);
+  }
+  return view.piles.flat().filter((c) => !taken.has(c)).sort(deckOrder);
+}
+
+/** Where the leftovers went, in words: "What is left on the table goes to us: ..." ("to pair
+ * A" for a spectator, who holds no pair); '' when none were left. */
+function leftoverText(state, view) {
+  const left = leftovers(view);
+  if (!left.length || view.last_taker === null || view.last_taker === undefined) return '';
+  const { lang } = state.prefs;
+  const pair = view.last_taker % 2;
+  const cards = cardList(lang, left);
+  if (state.watching) return t(lang, 'leftoverPair', { pair: pair ? 'B' : 'A', cards });
+  return t(lang, pair ? 'leftoverThem' : 'leftoverUs', { cards });
+}
+
+/** The round-over view as it stood just before its leftovers went to a pile: they still lie on
+ * the table, and the pile does not hold them yet. The server's view comes after both. */
+function beforeSweep(view, left) {
+  const gone = new Set(left);
+  return {
+    ...view,
+    table: [...view.table, ...left].sort(deckOrder),
+    piles: view.piles.map((pile) => pile.filter((c) => !gone.has(c))),
+  };
+}
+
+/** The leftovers of `shown` rest a moment, then sweep to the last taker's pile as a capture
+ * does; `after` (the server's view, the table empty) becomes the page's as they go, and a
+ * screen reader hears where they went, after the play it heard. */
+async function sweepLeftovers(state, shown, after, left, pace, adopt) {
+  await sleep(pace.hold);
+  if (state.view !== shown) return; // another view came meanwhile (a new match, say)
+  const clones = left
+    .map((code) => [code, rectOf($('table-cards').querySelector(`[data-code="${code}"]`))])
+    .filter(([, r]) => r)
+    .map(([code, r]) => [flyer(code, r, state.prefs.design, state.prefs.lang), r]);
+  adopt(after, false);
+  const note = document.createElement('span');
+  note.textContent = `. ${leftoverText(state, after)}`;
+  $('announce').append(note);
+  const pile = rectOf($(`pile-${after.last_taker % 2}`).querySelector('.pile-stack'));
+  await Promise.all(clones.map(([el, r]) => send(el, r, pile, pace.sweep, true)));
+  for (const [el] of clones) el.remove();
 }
 
 /** Who is to play next, in words: "Your turn: choose a card" or "Partner to play". */
@@ -81,13 +149,17 @@ export async function showPlay(state, before, after, { adopt, paint }) {
   if (state.view && state.view.id !== after.id) return; // a match already left
   const play = after.history[after.history.length - 1];
   const pace = paceOf(state);
+  // The round's last play: the server's view has the cards left on the table in a pile
+  // already. The play is shown on the view as it stood just before, then they go.
+  const left = leftovers(after);
+  const shown = left.length ? beforeSweep(after, left) : after;
   // From the hand the card left; a spectator's bottom seat shows backs like the others.
   const from = play.seat === 0 && !state.watching
     ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
     : rectOf(document.querySelector(play.seat === 0 ? '#seat-0-cards .backs' : `#seat-${play.seat} .backs`));
   if (play.capture.length === 0) {
     state.hiddenTable = new Set([play.card]);
-    adopt(after, false);
+    adopt(shown, false);
     announce(state, play, after);
     const spot = $('table-cards').querySelector(`[data-code="${play.card}"]`);
     const to = rectOf(spot);
@@ -110,7 +182,7 @@ export async function showPlay(state, before, after, { adopt, paint }) {
     if (play.scopa) scopaBanner(t(state.prefs.lang, 'scopa'), pace.banner);
     await sleep(pace.hold);
     const clones = targets.map((el, i) => (el ? [flyer(play.capture[i], rectOf(el), state.prefs.design, state.prefs.lang), rectOf(el)] : null)).filter(Boolean);
-    adopt(after, false);
+    adopt(shown, false);
     announce(state, play, after);
     const pile = rectOf($(`pile-${play.seat % 2}`).querySelector('.pile-stack'));
     const moves = [[card, land], ...clones].map(([el, r]) => send(el, r, pile, pace.sweep, true));
@@ -118,6 +190,7 @@ export async function showPlay(state, before, after, { adopt, paint }) {
     card.remove();
     for (const [el] of clones) el.remove();
   }
+  if (shown !== after) await sweepLeftovers(state, shown, after, left, pace, adopt);
   if (isOver(after)) {
     await sleep(pace.end);
     if (state.view === after) {
