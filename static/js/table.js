@@ -132,7 +132,11 @@ async function drain() {
       const tv = pending;
       pending = null;
       const before = state.view;
-      const seatChanged = !state.table || state.table.you !== tv.you || state.table.phase !== tv.phase;
+      // A new seat, or a new phase (the start, a rematch), is a new scene taken at once; the
+      // match's last card, which turns "playing" into "match_over", is a play like any other.
+      const ended = state.table && state.table.phase === 'playing' && tv.phase === 'match_over';
+      const seatChanged = !state.table || state.table.you !== tv.you
+        || (state.table.phase !== tv.phase && !ended);
       const after = tv.game ? turnGame(tv.game, tv.you ?? 0, code) : null;
       const adopt = (view, openSummary = true) => take(tv, view, openSummary);
       if (before && after && !seatChanged && !pending && after.version !== before.version) {

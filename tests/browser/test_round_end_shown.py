@@ -227,10 +227,12 @@ def test_a_page_reloaded_at_round_over_shows_the_summary_at_once(
 
 # ----- a table with friends (static/js/table.js shows plays with the same show.js) ------------
 
-def scripted_table(server: Server, hands: list[str], table: str, dealer: int) -> tuple[str, str]:
-    """A table of Anna (host, seat 0) and three computers, started on a scripted deal: its
-    code and Anna's seat token. The deal replaces the lobby's before the start (the store
-    directly, as ``Server.insert`` does for a game alone)."""
+def scripted_table(server: Server, hands: list[str], table: str, dealer: int,
+                   scores: tuple[int, int] = (0, 0)) -> tuple[str, str]:
+    """A table of Anna (host, seat 0) and three computers, started on a scripted deal (and the
+    match's ``scores`` before it, of 21): its code and Anna's seat token. The deal replaces the
+    lobby's before the start (the store directly, as ``Server.insert`` does for a game
+    alone)."""
     r = server.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
                                               "away_seconds": None, "target": 21})
     assert r.status_code == 201, r.text
@@ -242,6 +244,7 @@ def scripted_table(server: Server, hands: list[str], table: str, dealer: int) ->
         old = rec.version
         rec.match.round = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
                                           dealer=dealer, rules=rec.match.rules)
+        rec.match.scores = list(scores)
         rec.version += 1
         rec.meta["table"]["settled_version"] = rec.version
         assert store.update(rec, old)
@@ -311,3 +314,26 @@ def test_at_a_table_the_rest_goes_to_the_last_taker_for_player_and_spectator(
         assert on_table < said and max(grown, said) < summary
         # The list of last plays says it too, under the last card.
         assert page.inner_text("#last-list li >> nth=0").endswith(text)
+
+
+def test_at_a_table_the_last_card_of_the_match_is_shown_too(
+        server: Server, table_page: Callable[..., Any]) -> None:
+    """The round that ends the match (20 to 0 of 21, and this round's primiera is ours): its
+    last card lands and the rest goes to our pile before the match's summary opens. The
+    table's phase turns to "match_over" with that card; the page once took the phase's change
+    for a change of seat and showed the summary at once, with no card seen."""
+    code, token = scripted_table(server, LAID_LAST, "5C", dealer=3, scores=(20, 0))
+    anna = table_page(f"{server.url}/t/{code}",
+                      {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    anna.wait_for_selector("#hand.playable")
+    anna.evaluate(WATCH)
+    anna.keyboard.press("1")
+    anna.wait_for_selector("#hand .card.selected")
+    anna.keyboard.press("Enter")
+    anna.wait_for_function(SUMMARY_OPEN)
+    seen = anna.evaluate("() => window.seen")
+    landed = first(seen, "fly", "3S", "table")
+    on_table = first(seen, "table", ["9C", "3S", "2B"], after=landed)
+    summary = first(seen, "summary")
+    assert flights(seen, on_table, summary) == {"2B": "pile-0", "9C": "pile-0", "3S": "pile-0"}
+    assert "You and your partner win the match!" in anna.inner_text("#summary")
