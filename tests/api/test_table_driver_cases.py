@@ -439,6 +439,17 @@ def test_a_table_a_dead_process_drove_is_taken_over_at_once_and_its_clock_starts
     assert all(DEAD not in s.get("streams", {}) for s in table["seats"])
 
 
+def _carla_connected_only_by(process: str) -> GameRecord:
+    """Carla's turn at a table with no time limit, her seat connected by one stream, of
+    ``process``; the lease a live process's elsewhere."""
+    rec, table = _playing(away_seconds=None)
+    _turn_to(rec, 2)
+    table["seats"][2]["streams"] = {process: True}
+    table["seats"][2]["connected"] = True
+    table["lease"] = {"owner": LIVE, "since": 100.0}
+    return rec
+
+
 def _silent(at: At, name: str) -> None:
     """``name``, a process of another machine, beat once and then fell silent: judged gone
     at this process's next look (``scopone.web.liveness``)."""
@@ -458,11 +469,7 @@ def test_a_seat_connected_only_by_a_dead_process_goes_offline_at_a_table_with_no
     table's clock is left alone, its driver being alive."""
 
     async def scenario() -> tuple[list[tuple[str, int, float]], dict[str, Any]]:
-        rec, table = _playing(away_seconds=None)
-        _turn_to(rec, 2)
-        table["seats"][2]["streams"] = {dead: True}
-        table["seats"][2]["connected"] = True
-        table["lease"] = {"owner": LIVE, "since": 100.0}
+        rec = _carla_connected_only_by(dead)
         async with at_table(tmp_path, sim, rec) as at:
             if dead == SILENT:
                 _silent(at, SILENT)
@@ -508,11 +515,7 @@ def test_a_process_newly_judged_gone_wakes_an_idle_driver_at_once(
     its next idle look."""
 
     async def scenario() -> str:
-        rec, table = _playing(away_seconds=None)
-        _turn_to(rec, 2)
-        table["seats"][2]["streams"] = {SILENT: True}
-        table["seats"][2]["connected"] = True
-        table["lease"] = {"owner": LIVE, "since": 100.0}
+        rec = _carla_connected_only_by(SILENT)
         async with at_table(tmp_path, sim, rec) as at:
             liveness = at.tables.liveness
             liveness.on_gone = at.driver.look_again
