@@ -33,6 +33,7 @@ def empty_stats() -> dict[str, Any]:
         "cards_seen": 0,
         "accuracy": [],  # [[unix time, accuracy 0..1, judged plays], ...] oldest first
         "reviewed": [],
+        "counted": [],  # the rounds counted (``credit_round``'s keys), whose accuracy may come
     }
 
 
@@ -48,10 +49,14 @@ def _filled(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def credit_round(data: dict[str, Any], level: str, seat: int, score: RoundScore,
-                 match_winner: int | None, match_level: str | None = None) -> dict[str, Any]:
+                 match_winner: int | None, match_level: str | None = None,
+                 key: str | None = None) -> dict[str, Any]:
     """Adds a finished round at ``level`` (and the match at ``match_level``, by default the
-    same, when ``match_winner`` is a pair) for ``seat``."""
+    same, when ``match_winner`` is a pair) for ``seat``; ``key`` (game, round and seat) is
+    what its review's accuracy will be credited under (``credit_accuracy``)."""
     out = _filled(data)
+    if key is not None:
+        out["counted"] = [*out["counted"], key][-REVIEWED_KEPT:]
     me, them = seat % 2, 1 - seat % 2
     lv = out["levels"].setdefault(level, empty_stats()["levels"]["easy"])
     lv["rounds"] += 1
@@ -80,9 +85,11 @@ def credit_help(data: dict[str, Any], kind: str) -> dict[str, Any]:
 
 def credit_accuracy(data: dict[str, Any], key: str, value: float | None, judged: int,
                     when: float | None = None) -> dict[str, Any]:
-    """Adds a reviewed round's accuracy once per ``key`` (game and round)."""
+    """Adds a reviewed round's accuracy once per ``key`` (game, round and seat), for a round
+    counted since the statistics were last cleared: a review judged after a clearing, of a
+    round played before it, adds nothing (a late review once brought a cleared round back)."""
     out = _filled(data)
-    if key in out["reviewed"] or value is None:
+    if key in out["reviewed"] or value is None or key not in out["counted"]:
         return out
     out["reviewed"] = [*out["reviewed"], key][-REVIEWED_KEPT:]
     out["accuracy"] = [*out["accuracy"], [round(when or time.time(), 1), round(value, 4),

@@ -243,7 +243,8 @@ class CoachService:
         round_level, match_level = coach_meta(rec).get("credit_levels", [rec.level, rec.level])
         for seat, person in people_of(rec).items():
             self._change_person(person, lambda d, s=seat: credit_round(  # type: ignore[misc]
-                d, round_level, s, score, m.winner, match_level))
+                d, round_level, s, score, m.winner, match_level,
+                key=f"{match_key(rec)}:{m.round_number}:{s}"))
             if self._busy == 0:
                 # An idle pool reviews the round at once, so opening the review is instant;
                 # a busy one leaves it to the request.

@@ -160,7 +160,8 @@ def test_labels_follow_the_thresholds() -> None:
 def test_statistics_add_up_per_seat() -> None:
     r = played_round(7)
     score = r.score()
-    d = credit_round(empty_stats(), "hard", 1, score, match_winner=1)
+    d = credit_accuracy(empty_stats(), "g:1", 0.5, 4)  # a round not counted (yet): nothing
+    d = credit_round(d, "hard", 1, score, match_winner=1, key="g:1")
     d = credit_help(credit_help(d, "hints"), "cards_seen")
     d = credit_accuracy(d, "g:1", 0.75, 4, when=10.0)
     d = credit_accuracy(d, "g:1", 0.0, 4)  # the same round again: counted once
