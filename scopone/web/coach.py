@@ -121,6 +121,11 @@ def people_of(rec: GameRecord) -> dict[int, str]:
             if claims.get(str(s)) is not None and claims[str(s)] == table["seats"][s]["token"]}
 
 
+def help_counts(rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
+    """The help ``seat`` used in round ``number`` as stored in ``rec`` (a copy)."""
+    return dict(coach_meta(rec).get("help", {}).get(f"{number}:{seat}", {}))
+
+
 def _conflict(detail: str, rec: GameRecord, seat: int) -> e.Conflict:
     """A 409 carrying the current game only as the solo game's seat 0 sees it: any other seat
     (a table with friends) gets none here, never seat 0's hand; its route adds its own view."""
@@ -303,9 +308,9 @@ class CoachService:
         seat's round, and for its person; returns the round's counts as stored with this one.
         A hint for the ``position`` last hinted is the same hint again: not counted twice."""
         key = f"{rec.match.round_number}:{seat}"
-        known = coach_meta(rec).get("help", {}).get(key, {})
+        known = help_counts(rec, rec.match.round_number, seat)
         if position is not None and known.get("hinted_at") == position:
-            return dict(known)  # nothing to store
+            return known  # nothing to store
         stored: dict[str, Any] = {}
         counted = False
 
@@ -369,8 +374,7 @@ class CoachService:
         if rec.match.round.is_over:
             # Every card is in sight once the round is over: opened then, the panel helps
             # with nothing, and the round's summary already said how much help was used.
-            key = f"{rec.match.round_number}:{seat}"
-            counts = dict(coach_meta(rec).get("help", {}).get(key, {}))
+            counts = help_counts(rec, rec.match.round_number, seat)
         else:
             counts = await self._count_help(rec, seat, "seen", load)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
@@ -403,7 +407,7 @@ class CoachService:
         cached = coach_meta(rec).get("reviews", {}).get(key)
         if cached is None:
             cached = await self._computed(rec, trace, number, seat, load)
-        help_ = coach_meta(rec).get("help", {}).get(key, {})
+        help_ = help_counts(rec, number, seat)
         return {**cached, "round": number, "hints_used": hints_used(help_),
                 "cards_seen_opened": int(help_.get("seen", 0))}
 

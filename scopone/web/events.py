@@ -127,6 +127,9 @@ class Presence:
         self.process = process  # this process's name in the seats' ``streams``
         self.open: Counter[tuple[str, int]] = Counter()
         self.spectators: Counter[str] = Counter()
+        # Every stream open here per table, seats' and spectators': what the driver asks for
+        # at each of its steps, so counted as they open and close, not summed each time.
+        self._per_table: Counter[str] = Counter()
         self.spectator_events = SpectatorEvents(tables)
         # The seats whose last stream here closed, waiting to be stored as gone.
         self._going: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -134,22 +137,29 @@ class Presence:
     def streams(self, game_id: str) -> int:
         """The streams of the table open here, spectators' included: reason enough to drive
         it here (so a process judged gone elsewhere is noticed by a driver that runs)."""
-        seats = sum(n for (gid, _), n in self.open.items() if gid == game_id)
-        return seats + self.spectators[game_id]
+        return self._per_table[game_id]
+
+    def _count(self, game_id: str, change: int) -> None:
+        self._per_table[game_id] += change
+        if self._per_table[game_id] <= 0:
+            del self._per_table[game_id]
 
     def spectating(self, game_id: str, change: int) -> None:
         """A spectator's stream opened (+1) or closed (-1): nothing to store."""
+        self._count(game_id, change)
         self.spectators[game_id] += change
         if self.spectators[game_id] <= 0:
             del self.spectators[game_id]
 
     async def opened(self, game_id: str, seat: int) -> None:
+        self._count(game_id, 1)
         self.open[(game_id, seat)] += 1
         if self.open[(game_id, seat)] == 1:
             await self.tables.set_connected(game_id, seat, self.process, True)
 
     def closed(self, game_id: str, seat: int) -> None:
         key = (game_id, seat)
+        self._count(game_id, -1)
         self.open[key] -= 1
         if self.open[key] <= 0:
             del self.open[key]
