@@ -24,7 +24,7 @@ from .coach import CoachService
 from .driver import Driver
 from .events import Presence
 from .head import HeadAsGet
-from .metrics import MetricsMiddleware, RequestMetrics
+from .metrics import MetricsMiddleware, ProcessesHeard, RequestMetrics
 from .pages_tables import page_router
 from .push import Hub
 from .route_table import RouteTable
@@ -83,6 +83,12 @@ def _is_card_error(loc: list[object]) -> bool:
                                    and isinstance(loc[2], int))
 
 
+def _heard(app: FastAPI) -> dict[str, float] | None:
+    """The heartbeats as this process last read them; None before it runs."""
+    tables = getattr(app.state, "tables", None)
+    return None if tables is None else tables.liveness.heard()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The whole web app; ``settings`` default to the environment's."""
     settings = settings or Settings.from_env()
@@ -133,6 +139,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.metrics = RequestMetrics()
+    app.state.metrics.read_at_scrape(ProcessesHeard(lambda: _heard(app),
+                                                    settings.process_stale_seconds))
     routes = RouteTable(app)
     accesslog.install(routes)  # no invite code or game id in an access log line
     app.include_router(router)

@@ -46,6 +46,10 @@ class Liveness:
         # database could not be read (nobody is judged on news that old).
         self._gone: frozenset[str] = frozenset()
         self._last_beat: float | None = None  # time.monotonic() of the last beat stored
+        # What the last look that reached the database read: each process's seconds since its
+        # beat, by the database's clock, and when (time.monotonic()) it was read.
+        self._ages: dict[str, float] = {}
+        self._looked: float | None = None
         # Set by the app: called when processes are newly judged gone (the drivers look at
         # their tables again), and when this process is heard again after a silence.
         self.on_gone: Callable[[], None] = lambda: None
@@ -72,7 +76,18 @@ class Liveness:
             return False
         self._gone = frozenset(name for name, age in ages.items()
                                if age > self.stale and name != self.process)
+        self._ages, self._looked = dict(ages), time.monotonic()
         return True
+
+    def heard(self) -> dict[str, float] | None:
+        """None before the database was first read; then every process it knows that has not
+        ended, with the seconds since its last beat as of now: the last look's ages and the
+        time since that look, so a process that can no longer reach the database sees every
+        age grow, its own included (the operator's gauge, ``/metrics``)."""
+        if self._looked is None:
+            return None
+        since = time.monotonic() - self._looked
+        return {name: age + since for name, age in self._ages.items() if age != float("inf")}
 
     async def beat_once(self) -> None:
         """One beat as ``run`` makes it: the others newly judged gone are told to the drivers,

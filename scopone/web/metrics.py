@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -18,7 +19,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .route_table import RouteTable
@@ -37,6 +40,7 @@ class RequestMetrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self._read_at_scrape: list[Collector] = []
         labels = ("method", "route", "status")
         self.requests = Counter("scopone_http_requests", "HTTP requests answered",
                                 labels, registry=self.registry)
@@ -49,14 +53,54 @@ class RequestMetrics:
         self.requests.labels(*key).inc()
         self.latency.labels(*key).observe(seconds)
 
+    def read_at_scrape(self, collector: Collector) -> None:
+        """Adds figures the answering process reads when scraped (in multiprocess mode too:
+        what it reads is the same in every process, so it is not added up)."""
+        self._read_at_scrape.append(collector)
+        self.registry.register(collector)
+
     def exposition(self) -> tuple[bytes, str]:
         """The text ``/metrics`` serves, and its content type."""
         if os.environ.get(MULTIPROC_ENV):
             # Every process's figures, read from the shared directory at each scrape.
             registry = CollectorRegistry()
             MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            for collector in self._read_at_scrape:
+                registry.register(collector)
             return generate_latest(registry), CONTENT_TYPE_LATEST
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+class ProcessesHeard(Collector):
+    """The server processes sharing the database, as the heartbeats tell them
+    (``Liveness.heard``): each one's seconds since its last beat, and how many beat within the
+    silence after which the others judge a process gone. An operator of several machines alerts
+    on a process silent too long (a machine cut off, a frozen process) or on fewer processes
+    heard than were started. Before the first heartbeat was read there is nothing to say."""
+
+    def __init__(self, heard: Callable[[], dict[str, float] | None], stale: float) -> None:
+        self.heard = heard
+        self.stale = stale
+
+    def collect(self) -> Iterator[Metric]:
+        ages = self.heard()
+        if ages is None:
+            return
+        age = GaugeMetricFamily(
+            "scopone_process_heartbeat_age_seconds",
+            "Seconds since each server process sharing the database last stored its heartbeat",
+            labels=["process"])
+        for name, seconds in sorted(ages.items()):
+            age.add_metric([name], seconds)
+        yield age
+        yield GaugeMetricFamily(
+            "scopone_processes_heard",
+            f"Server processes whose heartbeat is at most {self.stale:g} s old (older ones are "
+            "judged gone)", value=sum(1 for s in ages.values() if s <= self.stale))
+
+    def describe(self) -> Iterator[Metric]:
+        # Registering asks for the names; an empty answer spares a look at the heartbeats.
+        return iter(())
 
 
 class MetricsMiddleware:

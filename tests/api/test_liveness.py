@@ -145,3 +145,29 @@ def test_the_heartbeat_runs_with_the_app_and_ends_with_a_goodbye(tmp_path: Path)
         assert store.beat("watcher:1:w")[name] == float("inf")
     finally:
         store.close()
+
+
+def test_heard_ages_grow_while_the_database_is_away(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``/metrics`` shows: nothing before the first look; then each process that has not
+    ended with its seconds since its beat, growing from the last look while the database
+    cannot be read, this process's own included."""
+    me = Liveness(store, ME, STALE)
+    assert me.heard() is None
+    store.beat(OTHER)
+    store.beat("stopped.example:3:gone")
+    store.forget("stopped.example:3:gone")
+    assert me.look()
+    first = me.heard()
+    assert first is not None and set(first) == {ME, OTHER}
+    assert first[ME] < STALE
+
+    def away(process: str) -> dict[str, float]:
+        raise OSError("the database is away")
+
+    monkeypatch.setattr(store, "beat", away)
+    _silent_past_stale()
+    assert not me.look()
+    later = me.heard()
+    assert later is not None and set(later) == {ME, OTHER}
+    assert later[ME] > STALE and later[OTHER] > first[OTHER] + STALE

@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,7 @@ def test_each_app_counts_only_its_own_requests(api_factory: Any) -> None:
 
 _WORKER = """
 import sys
+import time
 from pathlib import Path
 from fastapi.testclient import TestClient
 from scopone.web import Settings, create_app
@@ -94,7 +96,13 @@ with TestClient(app) as client:
     for _ in range(int(sys.argv[2])):
         client.get("/api/games/none")
     if sys.argv[3] == "scrape":
-        print(client.get("/metrics").text)
+        deadline = time.monotonic() + 30
+        text = client.get("/metrics").text
+        while "scopone_processes_heard " not in text:  # until the first heartbeat was read
+            assert time.monotonic() < deadline, "no heartbeat read"
+            time.sleep(0.05)
+            text = client.get("/metrics").text
+        print(text)
 """
 
 
@@ -118,3 +126,56 @@ def test_worker_processes_add_up_in_multiprocess_mode(tmp_path: Path) -> None:
     assert counts[("GET", "/api/games/{game_id}", "404")] == 7  # 3 from one process, 4 from this
     assert len(list(shared.glob("*.db"))) >= 2  # one file per process
     assert not re.search(r'route="/api/games/none"', text)
+    # The heartbeats are read by the answering process, not added up over the files: the first
+    # worker said goodbye, so one process is heard, once.
+    assert _gauge(text, "scopone_processes_heard") == [((), 1.0)]
+    assert len(_gauge(text, "scopone_process_heartbeat_age_seconds")) == 1
+
+
+def _gauge(text: str, name: str) -> list[tuple[tuple[tuple[str, str], ...], float]]:
+    """Every sample of ``name``: its labels and value."""
+    return [(tuple(sorted(s.labels.items())), s.value)
+            for family in text_string_to_metric_families(text) for s in family.samples
+            if s.name == name]
+
+
+def test_metrics_show_the_processes_the_heartbeats_tell_of(api_factory: Any,
+                                                          store_url: str) -> None:
+    """Each process sharing the database with its heartbeat's age; how many beat within the
+    silence after which a process is judged gone. One that stopped is not shown; one silent
+    too long is shown, not counted."""
+    api = api_factory(process_stale_seconds=2.0)
+    with api.client:
+        me = api.app.state.tables.process
+        other = open_store(store_url)
+        try:
+            other.beat("elsewhere.example:1:silent")
+            other.beat("elsewhere.example:2:stopped")
+            other.forget("elsewhere.example:2:stopped")
+            text = _scraped_once_beat(api, "elsewhere.example:1:silent")
+            ages = {dict(labels)["process"]: v
+                    for labels, v in _gauge(text, "scopone_process_heartbeat_age_seconds")}
+            assert set(ages) == {me, "elsewhere.example:1:silent"}
+            assert 0 <= ages[me] < 2.0
+            assert _gauge(text, "scopone_processes_heard") == [((), 2.0)]
+            time.sleep(2.5)  # the other falls silent past the 2 s; this process beats on
+            text = _scraped_once_beat(api, "elsewhere.example:1:silent", after=time.monotonic())
+            ages = {dict(labels)["process"]: v
+                    for labels, v in _gauge(text, "scopone_process_heartbeat_age_seconds")}
+            assert ages["elsewhere.example:1:silent"] > 2.0 > ages[me]
+            assert _gauge(text, "scopone_processes_heard") == [((), 1.0)]
+        finally:
+            other.close()
+
+
+def _scraped_once_beat(api: Any, process: str, after: float = 0.0) -> str:
+    """/metrics once the app's heartbeat has read ``process`` (at a look begun after
+    ``after``, a ``time.monotonic()``)."""
+    deadline = time.monotonic() + 30
+    while True:
+        liveness = api.app.state.tables.liveness
+        if liveness._looked is not None and liveness._looked > after \
+                and process in (liveness.heard() or {}):
+            return str(api.client.get("/metrics").text)
+        assert time.monotonic() < deadline, "the heartbeat never read " + process
+        time.sleep(0.05)
