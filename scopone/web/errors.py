@@ -72,6 +72,7 @@ TABLE_PLAYING = "table is already playing"
 TABLE_NOT_PLAYING = "table is not playing"
 NOT_IN_LOBBY = "table has left the lobby"
 NOT_A_PERSON = "seat is not held by a person"
+NOT_A_COMPUTER = "seat is not held by the computer"
 HOST_SEAT = "the host keeps their seat"
 INVALID_NAME = "invalid name"
 # What a refused name's error says in place of the schema's pattern (a page of invisible

@@ -116,6 +116,14 @@ async def seat_to_computer(code: Code, seat: SeatNo, req: VersionIn, tables: Tab
     return await tables.to_computer(code, seat, req.version, bearer(authorization))
 
 
+@router.post("/{code}/seats/{seat}/open", response_model=TableView, operation_id="open_seat",
+             responses=_answers(200, 403, 404, 409, 422, 503))
+async def open_seat(code: Code, seat: SeatNo, req: VersionIn, tables: Tables,
+                    authorization: Authorization = None) -> TableView:
+    """In the lobby, the host opens a seat held by the computer to people again."""
+    return await tables.open_seat(code, seat, req.version, bearer(authorization))
+
+
 @router.post("/{code}/rematch", response_model=TableView, operation_id="rematch",
              responses=_answers(200, 403, 404, 409, 422, 503))
 async def rematch(code: Code, req: VersionIn, tables: Tables,

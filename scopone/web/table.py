@@ -297,6 +297,17 @@ def to_computer(table: dict[str, Any], seat: int) -> None:
     table["seats"][seat] = _seat("computer")
 
 
+def open_seat(table: dict[str, Any], seat: int) -> None:
+    """In the lobby, the host opens a seat they handed to the computer to people again (a
+    friend who had to go, a stranger who took a seat sent away and the seat kept for the
+    friend it was meant for); at the start it becomes a computer's again if nobody took it."""
+    if table["phase"] != "lobby":
+        raise e.Conflict(e.NOT_IN_LOBBY)
+    if table["seats"][seat]["kind"] != "computer":
+        raise e.Conflict(e.NOT_A_COMPUTER)
+    table["seats"][seat] = _seat()
+
+
 def require_host(table: dict[str, Any], seat: int | None) -> int:
     if seat is None:
         raise e.Forbidden(e.TOKEN_REQUIRED)

@@ -239,6 +239,14 @@ class TableService:
 
         return await self._change(code, token, version, change)
 
+    async def open_seat(self, code: str, seat: int, version: int,
+                        token: str | None) -> TableView:
+        def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
+            t.require_host(table, you)
+            t.open_seat(table, seat)
+
+        return await self._change(code, token, version, change)
+
     async def rematch(self, code: str, version: int, token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
             t.require_host(table, you)

@@ -227,6 +227,47 @@ def test_leaving_and_handing_a_seat_to_the_computer(api: Any) -> None:
     _refused(c.get(f"/api/tables/{code}", headers=auth(tokens[2])), 403, "wrong seat token")
 
 
+def test_the_host_opens_a_computers_seat_again_in_the_lobby(api: Any) -> None:
+    """A seat handed to the computer in the lobby (a stranger sent away) is not lost to
+    people: the host opens it again, a friend sits there; only the host, only a computer's
+    seat, only in the lobby, only on a version that has seen the seats."""
+    code, tokens = _table(api, people=3)
+    c = api.client
+    v = _view(api, code)["version"]
+    r = c.post(f"/api/tables/{code}/seats/2/computer", json={"version": v},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    _refused(c.post(f"/api/tables/{code}/seats/2", json={"name": "Bo"}), 409, "seat taken")
+    v = r.json()["version"]
+    before = _view(api, code)
+    for seat, token, status, detail in (
+            (2, None, 403, "seat token required"),
+            (2, tokens[1], 403, "only the host can do this"),
+            (2, "forged", 403, "wrong seat token"),
+            (1, tokens[0], 409, "seat is not held by the computer"),
+            (3, tokens[0], 409, "seat is not held by the computer")):
+        _refused(c.post(f"/api/tables/{code}/seats/{seat}/open", json={"version": v},
+                        headers=auth(token)), status, detail)
+    _refused(c.post(f"/api/tables/{code}/seats/2/open", json={"version": v - 1},
+                    headers=auth(tokens[0])), 409, "stale version")
+    _refused(c.post(f"/api/tables/{code}/seats/9/open", json={"version": v},
+                    headers=auth(tokens[0])), 422, "invalid request")
+    assert _view(api, code) == before  # nothing changed
+    r = c.post(f"/api/tables/{code}/seats/2/open", json={"version": v},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][2]["kind"] == "free" and r.json()["version"] == v + 1
+    assert r.json()["you"] == 0
+    r = c.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
+    assert r.status_code == 201 and r.json()["table"]["seats"][2]["name"] == "Bea"
+    # Once playing, seats are not opened: the free ones became computers at the start.
+    r = c.post(f"/api/tables/{code}/start", json={"version": _view(api, code)["version"]},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["seats"][3]["kind"] == "computer", r.text
+    _refused(c.post(f"/api/tables/{code}/seats/3/open", json={"version": r.json()["version"]},
+                    headers=auth(tokens[0])), 409, "table has left the lobby")
+
+
 def test_back_when_not_away_changes_nothing(api: Any) -> None:
     code, tokens = _table(api, people=2)
     before = _view(api, code)
