@@ -60,9 +60,9 @@ SITE: Final[dict[str, dict[str, str]]] = {
     },
     "it": {
         "game_title": "Scopone Scientifico – gioca online al gioco di carte italiano",
-        "game_description": "Gioca a Scopone Scientifico nel browser: tu e un compagno al "
-                            "computer contro due avversari al computer, tre livelli, gratis, "
-                            "senza registrazione, sul telefono o sul computer.",
+        "game_description": "Gioca a Scopone Scientifico nel browser: tu e un compagno contro "
+                            "due avversari, tutti e tre giocati dal computer; tre livelli, "
+                            "gratis, senza registrazione, sul telefono o sul computer.",
         "rules_title": "Regole dello Scopone Scientifico, punteggio e strategia",
         "rules_description": "Le regole complete dello Scopone Scientifico: prese, scope, "
                              "primiera e napola, una smazzata contata passo per passo, i livelli "
