@@ -141,7 +141,7 @@ function renderSeats(state, view) {
     const n = view ? view.hand_counts[seat] : 0;
     box.classList.toggle('thinking', state.thinking === seat);
     box.classList.toggle('to-play', Boolean(view) && view.turn === seat);
-    box.setAttribute('aria-label', tr('seatCards', { seat: seatLabel(state, seat), n }));
+    box.setAttribute('aria-label', tr(n === 1 ? 'seatCardOne' : 'seatCards', { seat: seatLabel(state, seat), n }));
     const dealer = view && view.dealer === seat ? ` <span class="dealer" title="${esc(tr('dealer'))}">●</span>` : '';
     setHtml(box, `<div class="seat-name">${esc(seatLabel(state, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
       ${seatCards(state, n)}`);
@@ -172,7 +172,7 @@ function renderWatchedSeat(state, view) {
     $('seat-0-name').after(cards);
   }
   const n = view.hand_counts[0];
-  box.setAttribute('aria-label', tr('seatCards', { seat: seatLabel(state, 0), n }));
+  box.setAttribute('aria-label', tr(n === 1 ? 'seatCardOne' : 'seatCards', { seat: seatLabel(state, 0), n }));
   setHtml(cards, seatCards(state, n));
 }
 

@@ -225,6 +225,23 @@ def test_a_page_reloaded_at_round_over_shows_the_summary_at_once(
     assert page.inner_text("#summary-title") == "Round 1"
 
 
+def test_a_seat_holding_one_card_is_named_so(open_page: Callable[..., Any],
+                                             server: Server) -> None:
+    """What a screen reader hears of each seat on the round's last cards: one card, not
+    "1 cards" (nor "1 carte", "1 Karten")."""
+    gid = server.insert(LAID_LAST, "5C", dealer=3)
+    label = "el => el.getAttribute('aria-label')"
+    for lang, seat, said in (("it", 3, "Avversario a sinistra: 1 carta"),
+                             ("de", 2, "Partner: 1 Karte"),
+                             ("en", 1, "Right opponent: 1 card")):
+        page = open_page(DESKTOP, game=gid, prefs={**TEST_PREFS, "lang": lang})
+        page.wait_for_selector("#hand.playable")
+        assert page.eval_on_selector(f"#seat-{seat}", label) == said
+    page.click("#hand .card[data-code='5D']")  # it takes 5C; each other seat plays its card
+    page.wait_for_function(SUMMARY_OPEN)
+    assert page.eval_on_selector("#seat-1", label) == "Right opponent: 0 cards"
+
+
 # ----- a table with friends (static/js/table.js shows plays with the same show.js) ------------
 
 def scripted_table(server: Server, hands: list[str], table: str, dealer: int,
