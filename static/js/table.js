@@ -268,23 +268,27 @@ async function act(fn) {
   }
 }
 
-/** The host gives `seat` to the computer. Cards played meanwhile do not make the page's
- * version stale, a change of the seats does (someone came back, another seat handed over):
- * that 409 carries the table as it is, and while the seat is still that person's the same
- * wish is sent once more on that version. */
-async function handToComputer(seat) {
+/** The host changes who holds `seat` (`call(version)`: to the computer, or open to people in
+ * the lobby). Cards played meanwhile do not make the page's version stale, a change of the
+ * seats does (someone came back or sat down, another seat handed over): that 409 carries the
+ * table as it is, and while the seat is still of the kind it was (`was`) the same wish is sent
+ * once more on that version. */
+async function changeSeat(seat, was, call) {
   try {
-    receiveMaybe(await tables.toComputer(code, token(), seat, state.table.version));
+    receiveMaybe(await call(state.table.version));
   } catch (err) {
     const now = err && err.status === 409 && err.game && Array.isArray(err.game.seats) ? err.game : null;
-    if (now && now.seats[seat].kind === 'person') {
+    if (now && now.seats[seat].kind === was) {
       receive(now);
-      await act(() => tables.toComputer(code, token(), seat, now.version));
+      await act(() => call(now.version));
       return;
     }
     failed(err);
   }
 }
+
+const handToComputer = (seat) => changeSeat(seat, 'person', (v) => tables.toComputer(code, token(), seat, v));
+const openSeat = (seat) => changeSeat(seat, 'computer', (v) => tables.openSeat(code, token(), seat, v));
 
 async function sitDown(event) {
   event.preventDefault();
@@ -555,6 +559,16 @@ function bind() {
     paint();
   });
   $('lobby-table').addEventListener('click', (event) => {
+    const open = event.target.closest('button.open-seat');
+    if (open) {
+      openSeat(Number(open.dataset.seat));
+      return;
+    }
+    const give = event.target.closest('button.to-computer');
+    if (give) {
+      handToComputer(Number(give.dataset.seat));
+      return;
+    }
     const button = event.target.closest('button.take');
     if (!button) return;
     state.chosen = Number(button.dataset.seat);

@@ -41,6 +41,8 @@ export const tables = {
   nextRound: (code, token, version) => call('POST', `${base(code)}/next-round`, token, { version }),
   toComputer: (code, token, seat, version) =>
     call('POST', `${base(code)}/seats/${seat}/computer`, token, { version }),
+  openSeat: (code, token, seat, version) =>
+    call('POST', `${base(code)}/seats/${seat}/open`, token, { version }),
   rematch: (code, token, version) => call('POST', `${base(code)}/rematch`, token, { version }),
   back: (code, token) => call('POST', `${base(code)}/back`, token),
   events: (code) => `${base(code)}/events`,

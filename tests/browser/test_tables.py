@@ -612,6 +612,66 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
     assert hand(anna.page) == fresh["game"]["hand"]
 
 
+def test_the_host_opens_a_seat_again_that_they_gave_the_computer_in_the_lobby(
+        tserver: TableServer, people: Any) -> None:
+    """A stranger sits at the table before the friend it was meant for: the host gives the
+    seat to the computer (the stranger is out), then opens it again, and it is free for the
+    friend; nobody but the host is offered either control."""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy",
+                                           "away_seconds": None})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    carla = people(PHONE, f"{srv.url}/t/{code}")
+    # Her seat handed to the computer, her page's stream with her old token is refused.
+    carla.expected.append(f"403 GET api/tables/{code}/events")
+    # The rules above the lobby say there is no time limit (not "away after never").
+    carla.page.wait_for_selector(".lobby-seat[data-seat='1'] button.take")
+    assert carla.page.inner_text("#lobby-rules").endswith(" · no time limit")
+    carla.page.locator(".lobby-seat[data-seat='1'] button.take").tap()
+    carla.page.fill("#sit-name", "Carla")
+    carla.page.locator("#btn-sit").tap()
+    carla.page.wait_for_function("() => document.body.dataset.seat === '1'")
+    anna.page.wait_for_selector("#lobby-seat-r:has-text('Carla')")
+    assert anna.page.locator("button.open-seat").count() == 0  # no computer's seat yet
+
+    # Only the host is offered the control, on the others' seats.
+    assert anna.page.locator("#lobby-seat-b button").count() == 0
+    assert carla.page.locator(".lobby-seat button.to-computer").count() == 0
+    anna.page.click("#lobby-seat-r button.to-computer:text-is("
+                    "'Give Carla\u2019s seat to the computer')")
+    anna.page.wait_for_selector("#lobby-seat-r[data-kind='computer']")
+    carla.page.wait_for_function("() => document.body.dataset.seat === ''")
+    # Carla, watching the lobby now, may not sit there nor open it.
+    carla.page.wait_for_selector(".lobby-seat[data-seat='1'][data-kind='computer']")
+    assert carla.page.locator(".lobby-seat[data-seat='1'] button").count() == 0
+    assert carla.page.locator(".lobby-seat[data-seat='2'] button.take").count() == 1
+
+    # Anna opens it again by the keyboard; the button names the seat, in every language.
+    button = anna.page.locator("#lobby-seat-r button.open-seat")
+    for lang in ("it", "de"):
+        anna.page.select_option("#set-lang", lang)
+        assert "2" in button.inner_text() and "Open" not in button.inner_text()
+    anna.page.select_option("#set-lang", "en")
+    assert button.inner_text() == "Open seat 2 to people"
+    assert_accessible(anna.page, "lobby, host with a computer's seat (desktop)")
+    button.focus()
+    anna.page.keyboard.press("Enter")
+    anna.page.wait_for_selector("#lobby-seat-r[data-kind='free']")
+    assert anna.page.locator("button.open-seat").count() == 0
+    # Bea, the friend it was meant for, finds it free and sits there.
+    carla.page.wait_for_selector(".lobby-seat[data-seat='1'] button.take")
+    bea = people(PHONE, f"{srv.url}/t/{code}")
+    bea.page.locator(".lobby-seat[data-seat='1'] button.take").tap()
+    bea.page.fill("#sit-name", "Bea")
+    bea.page.locator("#btn-sit").tap()
+    bea.page.wait_for_function("() => document.body.dataset.seat === '1'")
+    anna.page.wait_for_selector("#lobby-seat-r:has-text('Bea')")
+    assert [s["kind"] for s in srv.view(code)["seats"]] == ["person", "person", "free", "free"]
+
+
 def test_names_of_twenty_letters_fit_a_phone(tserver: TableServer, people: Any) -> None:
     """Three names of 20 letters without a space (SPEC §6 allows them) on a phone: the page
     does not scroll sideways, and every seat's name stays on the screen, none over another.
