@@ -149,10 +149,12 @@ export async function showPlay(state, before, after, { adopt, paint }) {
   if (state.view && state.view.id !== after.id) return; // a match already left
   const play = after.history[after.history.length - 1];
   const pace = paceOf(state);
-  // The round's last play: the server's view has the cards left on the table in a pile
-  // already. The play is shown on the view as it stood just before, then they go.
+  // The round's last play: the server's view has the round's points in the score and the cards
+  // left on the table in a pile already. The play is shown on the view as it stood just before,
+  // then they go, and the score comes with the summary, once every card lies in a pile.
+  const held = isOver(after) && before.score ? { ...after, score: before.score } : after;
   const left = leftovers(after);
-  const shown = left.length ? beforeSweep(after, left) : after;
+  const shown = left.length ? beforeSweep(held, left) : held;
   // From the hand the card left; a spectator's bottom seat shows backs like the others.
   const from = play.seat === 0 && !state.watching
     ? rectOf($('hand').querySelector(`[data-code="${play.card}"]`))
@@ -190,12 +192,9 @@ export async function showPlay(state, before, after, { adopt, paint }) {
     card.remove();
     for (const [el] of clones) el.remove();
   }
-  if (shown !== after) await sweepLeftovers(state, shown, after, left, pace, adopt);
+  if (left.length) await sweepLeftovers(state, shown, held, left, pace, adopt);
   if (isOver(after)) {
     await sleep(pace.end);
-    if (state.view === after) {
-      state.summaryOpen = true;
-      paint();
-    }
+    if (state.view === held) adopt(after); // the score, and the summary open
   }
 }

@@ -59,7 +59,8 @@ WATCH = """() => {
   const summary = document.getElementById('summary');
   const live = document.getElementById('announce');
   let was = {table: JSON.stringify(onTable()), counts: [count(0), count(1)], said: live.textContent,
-             open: !summary.hidden};
+             open: !summary.hidden, score: document.getElementById('score-a').textContent + '-'
+               + document.getElementById('score-b').textContent};
   new MutationObserver((records) => {
     for (const c of document.querySelectorAll('#table-cards .card, #hand .card'))
       drawings.set(c.querySelector('svg').outerHTML, c.dataset.code);
@@ -76,6 +77,9 @@ WATCH = """() => {
       if (n !== was.counts[pair]) { was.counts[pair] = n; log('pile', pair, n); }
     }
     if (live.textContent !== was.said) { was.said = live.textContent; log('said', was.said); }
+    const score = document.getElementById('score-a').textContent + '-'
+      + document.getElementById('score-b').textContent;
+    if (score !== was.score) { was.score = score; log('score', score); }
     if (!summary.hidden !== was.open) { was.open = !summary.hidden; if (was.open) log('summary'); }
   }).observe(document.body, {childList: true, subtree: true, attributes: true,
                              characterData: true});
@@ -149,6 +153,9 @@ def test_the_last_card_laid_by_a_computer_is_seen_and_the_rest_goes_to_the_last_
     said = first(seen, "said", "Left opponent plays Three of Swords. What is left on the table"
                  " goes to us: Knight of Cups, Three of Swords and Two of Clubs", after=on_table)
     assert max(emptied, grown, said) < summary
+    # The score bar shows the round's points with the summary, not as the last card starts.
+    assert first(seen, "score") > max(emptied, grown)
+    assert page.inner_text("#score-a") == str(view["score"][0]) != "0"
     assert [e for e in seen if e[0] == "pile" and e[1] == 1] == []  # nothing went to them
     assert int(page.inner_text("#pile-0 .pile-count b")) == 5
     assert page.query_selector_all(".flyer") == []
@@ -354,3 +361,7 @@ def test_at_a_table_the_last_card_of_the_match_is_shown_too(
     summary = first(seen, "summary")
     assert flights(seen, on_table, summary) == {"2B": "pile-0", "9C": "pile-0", "3S": "pile-0"}
     assert "You and your partner win the match!" in anna.inner_text("#summary")
+    # 20 to 0 until every card lies in a pile; the winning score with the summary.
+    scores = [e[1] for e in seen if e[0] == "score"]
+    assert first(seen, "score") > first(seen, "pile", 0, 5, after=on_table), seen
+    assert len(scores) == 1 and int(scores[0].split("-")[0]) >= 21, scores
