@@ -271,14 +271,16 @@ async function act(fn) {
 /** The host changes who holds `seat` (`call(version)`: to the computer, or open to people in
  * the lobby). Cards played meanwhile do not make the page's version stale, a change of the
  * seats does (someone came back or sat down, another seat handed over): that 409 carries the
- * table as it is, and while the seat is still of the kind it was (`was`) the same wish is sent
- * once more on that version. */
-async function changeSeat(seat, was, call) {
+ * table as it is, and while the seat is still held as the host saw it (the same person, or
+ * the computer) the same wish is sent once more on that version. */
+async function changeSeat(seat, call) {
+  const seen = state.table.seats[seat];
   try {
     receiveMaybe(await call(state.table.version));
   } catch (err) {
     const now = err && err.status === 409 && err.game && Array.isArray(err.game.seats) ? err.game : null;
-    if (now && now.seats[seat].kind === was) {
+    const still = now && now.seats[seat].kind === seen.kind && now.seats[seat].name === seen.name;
+    if (still) {
       receive(now);
       await act(() => call(now.version));
       return;
@@ -287,8 +289,8 @@ async function changeSeat(seat, was, call) {
   }
 }
 
-const handToComputer = (seat) => changeSeat(seat, 'person', (v) => tables.toComputer(code, token(), seat, v));
-const openSeat = (seat) => changeSeat(seat, 'computer', (v) => tables.openSeat(code, token(), seat, v));
+const handToComputer = (seat) => changeSeat(seat, (v) => tables.toComputer(code, token(), seat, v));
+const openSeat = (seat) => changeSeat(seat, (v) => tables.openSeat(code, token(), seat, v));
 
 async function sitDown(event) {
   event.preventDefault();
