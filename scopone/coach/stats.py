@@ -7,6 +7,7 @@ sums and counts that a new round simply adds to.
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import Any
 
@@ -38,11 +39,12 @@ def empty_stats() -> dict[str, Any]:
 
 
 def _filled(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` with any field a newer release added, so old records keep working."""
+    """A copy of ``data`` with any field a newer release added, so old records keep working;
+    the credits change the copy, never the caller's record (a failed write leaves it whole)."""
     base = empty_stats()
     for k, v in data.items():
         if k in base:
-            base[k] = v
+            base[k] = copy.deepcopy(v)
     for lv in LEVELS:
         base["levels"].setdefault(lv, empty_stats()["levels"][lv])
     return base
