@@ -24,6 +24,7 @@ const state = {
   behind: () => behind(), // a newer view is on its way to the screen (render.js, coach.js)
   thinking: null, // the computer seat that is deciding (the server plays it: followGame)
   summaryOpen: false,
+  leftMatch: null, // the id of a match under way that a new one replaced (backToMatch)
   settingsOpen: false,
   hiddenTable: new Set(), // table cards kept invisible while a flying copy lands on them
   error: null,
@@ -217,6 +218,7 @@ async function playMove(move) {
   state.busy = true;
   try {
     receive(await serial(() => api.move(before.id, before.version, move)));
+    state.leftMatch = null; // playing the new match is choosing it
   } catch (err) {
     failed(err);
   } finally {
@@ -225,15 +227,48 @@ async function playMove(move) {
   }
 }
 
+/** Whether `view` is a match the person would mind losing: not over, and a card of theirs
+ * played or a round behind them. */
+function underWay(view) {
+  return Boolean(view) && view.status !== 'match_over'
+    && (view.round_number > 1 || view.history.some((play) => play.seat === 0));
+}
+
 async function newMatch() {
   state.settingsOpen = false;
   const { level, napola, variant, target } = state.prefs;
+  // A match under way is not lost to a key pressed by mistake or a rule tried out: the page
+  // offers the way back to it until the new match's first card of the person's own.
+  const left = underWay(state.view) ? state.view.id : null;
   try {
     const view = await serial(() => api.create({ level, napola, variant, target: Number(target) }));
+    state.sel = null;
+    // Two new matches in a row, nothing played in the first: the way back is still to the
+    // match under way before them.
+    state.leftMatch = state.leftMatch || left;
+    adopt(view, true, true);
+    announceRound(state, view);
+  } catch (err) {
+    failed(err);
+  }
+}
+
+/** Back to the match a new one replaced, as it stands now (its rules become the page's). */
+async function backToMatch() {
+  const id = state.leftMatch;
+  if (!id) return;
+  try {
+    const view = await serial(() => api.get(id));
+    state.leftMatch = null;
     state.sel = null;
     adopt(view, true, true);
     announceRound(state, view);
   } catch (err) {
+    if (err && err.status === 404) {
+      state.leftMatch = null; // gone (swept away long after): nothing to go back to
+      renderNow();
+      return;
+    }
     failed(err);
   }
 }
@@ -423,6 +458,7 @@ function bind() {
     on($('summary'), 'click', (event) => {
       if (event.target.closest('#summary-go')) summaryAction();
     }),
+    on($('btn-back-match'), 'click', () => backToMatch()),
     on($('error-retry'), 'click', () => resume()),
     on($('set-level'), 'change', (e) => setLevel(e.target.value)),
     on($('set-napola'), 'change', (e) => {

@@ -299,6 +299,14 @@ function renderSummary(state, view) {
   $('summary-go').focus({ preventScroll: true });
 }
 
+/** After a new match replaced one under way: a word, and the way back to it. */
+function renderLeftMatch(state) {
+  $('left-match').hidden = !state.leftMatch;
+  if (!state.leftMatch) return;
+  $('left-match-text').textContent = tr('leftMatch');
+  $('btn-back-match').textContent = tr('backToMatch');
+}
+
 function renderError(state) {
   $('error').hidden = !state.error;
   $('error-text').textContent = tr('error');
@@ -317,6 +325,7 @@ export function renderBoard(state) {
   renderStatus(state, view);
   const wasOpen = !$('summary').hidden;
   if (!wasOpen || !state.summaryOpen) renderSummary(state, view);
+  renderLeftMatch(state);
   renderError(state);
 }
 
