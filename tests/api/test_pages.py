@@ -352,3 +352,17 @@ def test_the_api_and_static_files_answer_404_in_json_even_to_a_browser(
         assert r.json()["detail"] in ("game not found", "Not Found")
     r = client.get("/nope", headers={"Accept": "application/json"})  # a script, not a person
     assert r.status_code == 404 and r.json() == {"detail": "Not Found"}
+
+
+def test_static_files_are_compressed_and_nothing_else_is(client: TestClient) -> None:
+    """Scripts and styles go out gzipped to a browser that takes it (a first visit on a phone
+    loads a third of the bytes); an API answer is never held back to be compressed."""
+    r = client.get("/static/js/main.js", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in r.headers["vary"].lower()
+    assert "export" in r.text or "import" in r.text  # decoded by the client as a browser does
+    assert int(r.headers["content-length"]) < len(r.content) / 2
+    plain = client.get("/static/js/main.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == r.content
+    game = client.post("/api/games", json={}, headers={"Accept-Encoding": "gzip"})
+    assert game.status_code == 201 and "content-encoding" not in game.headers
