@@ -137,11 +137,16 @@ def judge(view: SeatView, played: Move, rng: random.Random,
     if mine is None:
         raise ValueError(f"{played} is not a legal move in the seat's view")
     loss = max(0.0, best.mean - mine.mean)
-    return best.move, label_for(loss), loss, _options(values)
+    return best.move, label_for(loss), loss, _options(values, mine)
 
 
-def _options(values: list[MoveValue]) -> tuple[Option, ...]:
-    return tuple(Option(v.move, v.mean) for v in values[:SHOWN])
+def _options(values: list[MoveValue], mine: MoveValue) -> tuple[Option, ...]:
+    """The best few, best first, and the move played after them when it is not among them: a
+    review that says what a play cost shows that play's own margin too."""
+    shown = values[:SHOWN]
+    if mine not in shown:
+        shown = [*shown, mine]
+    return tuple(Option(v.move, v.mean) for v in shown)
 
 
 def review_round(trace: RoundTrace, seat: int, seed: str,

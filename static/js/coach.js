@@ -71,6 +71,14 @@ export function installCoach(getState, options = {}) {
     ? tr('take', { card: cardName(lang(), m.card), cards: cardList(lang(), m.capture) })
     : tr('lay', { card: cardName(lang(), m.card) }));
 
+  /** One move of a judged play's list with its margin; the move played is marked as the
+   * person's (listed after the best few when it is not among them). */
+  function optionRow(o, played) {
+    const mine = o.card === played.card && o.capture.join() === played.capture.join();
+    const yours = mine ? ` <span class="yours">${esc(tr('yourPlay'))}</span>` : '';
+    return `<li${mine ? ' class="mine"' : ''}><span class="opt">${esc(moveText(o))}${yours}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`;
+  }
+
   // ----- hint -----------------------------------------------------------------------------
 
   const hintLive = (view) => Boolean(coach.hint && view && view.status === 'your_turn'
@@ -532,7 +540,7 @@ export function installCoach(getState, options = {}) {
       const after = p.label === 'best' ? tr('asGood') : tr('cost', { x: signed(lang(), p.loss).replace('+', '') });
       verdict = `<p class="verdict"><span class="chip ${p.label}" id="review-label">${esc(tr(p.label))}</span>
         ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(after)}`}</p>
-        <ol class="hint-options">${p.options.map((o) => `<li><span class="opt">${esc(moveText(o))}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('')}</ol>`;
+        <ol class="hint-options">${p.options.map((o) => optionRow(o, p.played)).join('')}</ol>`;
     }
     // The round as it happened: the others' plays since the person's previous one.
     const since = r.step === 0 ? 0 : d.plays[r.step - 1].index + 1;

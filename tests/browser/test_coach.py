@@ -369,6 +369,11 @@ def test_review_with_r_and_the_statistics_page(
         else:
             assert page.inner_text("#review-label") in (
                 "best", "good", "inaccuracy", "mistake", "blunder")
+            # The move played is in the list with its margin, marked, whatever its rank.
+            assert p["played"] in [{"card": o["card"], "capture": o["capture"]}
+                                   for o in p["options"]]
+            mine = page.locator(".review-step .hint-options li.mine")
+            assert mine.count() == 1 and "(yours)" in mine.inner_text()
     shot(page, "review", device)
     assert_accessible(page, "review")
     # Enter inside the review does not start the next round underneath; Esc closes it.

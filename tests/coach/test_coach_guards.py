@@ -106,6 +106,26 @@ def test_a_judged_play_lists_the_best_few_moves_best_first_with_their_margins() 
     assert p.loss == pytest.approx(margins[0] - mine.margin)
 
 
+def test_a_play_outside_the_best_few_is_listed_after_them_with_its_own_margin() -> None:
+    """SPEC §7 review: "the loss is the best move's expected margin minus the played move's";
+    the review shows the played move's margin too, after the best few, when it is not among
+    them (a newcomer read "It cost 1.3 points" beside a list without their card)."""
+    r = position(["6S 9D 8D 1D 3D", "7C 1C 2D 5S 5C", "5D 1S 4S 6D 10D", "7S 3C 5B 9C 9S"],
+                 table="2C 4C", to_play=0)
+    view = view_to_play(r)
+    values = evaluate_moves(view, random.Random(5), FAST)
+    assert len(values) > review_module.SHOWN + 1
+    worst = values[-1]
+    best, _, loss, options = review_module.judge(view, worst.move, random.Random(5), FAST)
+    assert [o.move for o in options] == \
+        [v.move for v in values[:review_module.SHOWN]] + [worst.move]
+    assert options[-1].margin == pytest.approx(worst.mean)
+    assert loss == pytest.approx(options[0].margin - options[-1].margin)
+    # One of the best few played: the list is the best few alone.
+    _, _, _, top = review_module.judge(view, values[1].move, random.Random(5), FAST)
+    assert [o.move for o in top] == [v.move for v in values[:review_module.SHOWN]]
+
+
 def test_the_review_judges_each_position_from_the_seats_view_with_its_history_and_limits(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """review.py: "Only ``SeatView.of(round, seat)`` reaches the evaluation" (the public
