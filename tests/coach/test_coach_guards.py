@@ -117,6 +117,7 @@ def test_a_play_outside_the_best_few_is_listed_after_them_with_its_own_margin() 
     assert len(values) > review_module.SHOWN + 1
     worst = values[-1]
     best, _, loss, options = review_module.judge(view, worst.move, random.Random(5), FAST)
+    assert best == values[0].move
     assert [o.move for o in options] == \
         [v.move for v in values[:review_module.SHOWN]] + [worst.move]
     assert options[-1].margin == pytest.approx(worst.mean)
