@@ -3,6 +3,7 @@
 import { DESIGNS, backSvg, cardSvg } from './cards.js';
 import { LANGS, LANG_NAMES, cardName, seatName, t } from './i18n.js';
 import { highlights } from './select.js';
+import { rulesUrl } from './site.js';
 
 export const LEVELS = ['easy', 'normal', 'hard'];
 
@@ -292,6 +293,7 @@ function renderSummary(state, view) {
         <tr class="match-score"><th scope="row">${esc(tr('matchScore'))} (${esc(tr('target', { n: view.rules.target }))})</th><td id="match-a">${view.score[0]}</td><td id="match-b">${view.score[1]}</td></tr>
       </tfoot>
     </table>
+    <p class="summary-how"><a id="summary-rules" href="${esc(rulesUrl(state.prefs.lang, 'scoring'))}">${esc(tr('howCounted'))}</a></p>
     ${winner}${tied}
     <button type="button" id="summary-go" class="primary">${esc(tr(over ? 'newMatch' : 'nextRound'))}</button>
   </div>`;

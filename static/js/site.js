@@ -3,10 +3,13 @@
 
 const $ = (id) => document.getElementById(id);
 
+/** The rule pages' addresses, as the server serves them (texts.RULES_PATH; a test holds the
+ * two equal): a table's page has no navigation to read them from. */
+export const RULES_PATH = { en: '/en/rules', it: '/it/regole', de: '/de/regeln' };
+
 /** The rule page's address in `lang`, at the section `anchor` if given. */
 export function rulesUrl(lang, anchor = '') {
-  const link = $('nav-rules');
-  const href = (link && (link.dataset[`href${lang[0].toUpperCase()}${lang.slice(1)}`] || link.getAttribute('href'))) || '/en/rules';
+  const href = RULES_PATH[lang] || RULES_PATH.en;
   return anchor ? `${href}#${anchor}` : href;
 }
 

@@ -366,3 +366,18 @@ def test_static_files_are_compressed_and_nothing_else_is(client: TestClient) -> 
     assert "content-encoding" not in plain.headers and plain.content == r.content
     game = client.post("/api/games", json={}, headers={"Accept-Encoding": "gzip"})
     assert game.status_code == 201 and "content-encoding" not in game.headers
+
+
+def test_the_pages_scripts_know_the_rule_pages_addresses() -> None:
+    """site.js links to the rule pages from pages without the site's navigation (a table's
+    round summary): its addresses are the server's."""
+    import json
+    import re
+
+    from scopone.web.texts import RULES_PATH
+
+    text = (Path(__file__).parents[2] / "static" / "js" / "site.js").read_text()
+    found = re.search(r"export const RULES_PATH = (\{[^}]*\});", text)
+    assert found is not None
+    as_json = re.sub(r"(\w+):", r'"\1":', found.group(1)).replace("'", '"')
+    assert json.loads(as_json) == RULES_PATH

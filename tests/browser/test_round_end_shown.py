@@ -249,6 +249,27 @@ def test_a_seat_holding_one_card_is_named_so(open_page: Callable[..., Any],
     assert page.eval_on_selector("#seat-1", label) == "Right opponent: 0 cards"
 
 
+def test_the_summary_leads_to_how_the_points_are_counted_and_back(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """From the round's summary, a newcomer reaches the rule page's scoring section in the
+    game's language, and coming back finds the summary as it was."""
+    gid = server.insert(LAID_LAST, "5C", dealer=3)
+    page = open_page(DESKTOP, game=gid, prefs={**TEST_PREFS, "lang": "it"})
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='5D']")
+    page.wait_for_function(SUMMARY_OPEN)
+    link = page.locator("#summary-rules")
+    assert link.inner_text() == "Come si contano i punti"
+    assert link.get_attribute("href") == "/it/regole#scoring"
+    link.click()
+    page.wait_for_url("**/it/regole#scoring")
+    assert page.evaluate("() => document.getElementById('scoring').getBoundingClientRect().top"
+                         " < innerHeight")
+    page.go_back()
+    page.wait_for_function(SUMMARY_OPEN)
+    assert game_id(page) == gid and page.inner_text("#summary-title") == "Smazzata 1"
+
+
 # ----- a table with friends (static/js/table.js shows plays with the same show.js) ------------
 
 def scripted_table(server: Server, hands: list[str], table: str, dealer: int,
