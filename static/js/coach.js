@@ -150,11 +150,16 @@ export function installCoach(getState, options = {}) {
       }
       // A forced move (deals 0, no options) was not judged: it is named, with no margin.
       const forced = h.deals === 0 || !h.options.length;
+      // A move that sweeps the table says so (SPEC §1: a scopa, unless it is the round's last
+      // card): the reason a newcomer most often misses.
+      const last = view.hand_counts.reduce((a, n) => a + n, 0) === 1;
+      const sweeps = (o) => !last && o.capture.length > 0 && o.capture.length === view.table.length;
+      const scopa = (o) => (sweeps(o) ? ` <b class="hint-scopa">${esc(tr('scopa'))}</b>` : '');
       const rows = h.options.map((o, i) => `<li${i === 0 ? ' class="top"' : ''}>
-        <span class="opt">${esc(moveText(o))}</span>
+        <span class="opt">${esc(moveText(o))}${scopa(o)}</span>
         <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('');
       const best = tr(forced ? 'hintForced' : 'hintBest', { move: moveText(h.move) });
-      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(best)}</strong></p>
+      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(best)}</strong>${scopa(h.move)}</p>
         <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
         ${forced ? '' : `<p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
         <p class="hint-sub">${esc(tr('hintFree'))}</p>`}`;

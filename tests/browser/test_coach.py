@@ -97,6 +97,27 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
     page.wait_for_function("() => document.querySelector('.card.hinted') === null")
 
 
+def test_a_hinted_move_that_sweeps_the_table_is_called_a_scopa(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Eight of Cups takes all four cards on the table (1C 1B 4C 2S): the hint calls it a scopa,
+    and no move that leaves a card on the table."""
+    gid = server.insert(HANDS, TABLE, dealer=3)
+    page = open_page(DESKTOP, game=gid)
+    page.wait_for_function(PLAYABLE)
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    hint = answer.value.json()
+    page.wait_for_function(HINT_SHOWN)
+    rows = page.eval_on_selector_all(
+        "#coach-hint .hint-options li", "els => els.map(e => e.querySelector('.hint-scopa')"
+        " ? e.querySelector('.opt').textContent : null)")
+    sweeping = [len(o["capture"]) == 4 for o in hint["options"]]
+    assert [r is not None for r in rows] == sweeping and any(sweeping)
+    assert all(r.rstrip().endswith("Scopa!") for r in rows if r)
+    best_sweeps = len(hint["move"]["capture"]) == 4
+    assert (page.locator(".hint-best .hint-scopa").count() == 1) == best_sweeps
+
+
 def test_a_hint_the_coach_could_not_give_is_said_and_asked_again_with_h(
         open_page: Callable[..., Any]) -> None:
     """A busy coach answers 503 ("coach busy"): the panel says so instead of staying empty,
