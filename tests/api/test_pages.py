@@ -238,6 +238,7 @@ def test_the_controls_name_every_key_and_button_of_the_game(
     # Every letter of the game's key help, with the game's word for what it does.
     keys = re.findall(r"· ([A-Z]) ([^·]+)", texts["keysHelp"])
     assert {k for k, _ in keys} >= {"N", "L", "D", "H", "C", "R"}
+    assert re.search(r"· \? \w", texts["keysHelp"])  # "?" opens this page's controls
     kbd = set(re.findall(r"<kbd>(.*?)</kbd>", controls))
     for key, word in keys:
         assert key in kbd, key
