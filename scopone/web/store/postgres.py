@@ -71,6 +71,20 @@ _CREATE += _PROCESSES
 
 #: Seconds between attempts while the listening connection is down.
 RECONNECT_SECONDS = 0.5
+#: The longest a request waits for the database. Every store call runs on the server's event
+#: loop, so a database that hangs (stopped, a lock held, a network gone) would hold every
+#: request of the process, a page that never reads it included, for psycopg's own 30 s; past
+#: these a request answers 503 "database unavailable" instead. A connection: from the pool,
+#: or a new one.
+WAIT_SECONDS = 5.0
+#: A lock another transaction holds, and any one statement (the longest we make, a sweep of
+#: old games, takes milliseconds).
+LOCK_TIMEOUT = "5s"
+STATEMENT_TIMEOUT = "10s"
+#: How long the pool retries a connection it could not make before it gives up and makes a
+#: fresh one at the next request. Its retries back off exponentially (1, 2, 4... s), so with
+#: psycopg's 5 minutes a process heard the database again up to two minutes after it was back.
+RECONNECT_TIMEOUT = 10.0
 
 
 def _alive(conn: psycopg.Connection[Any]) -> None:
@@ -84,6 +98,12 @@ def _alive(conn: psycopg.Connection[Any]) -> None:
     if readable:
         conn.close()  # closed, the pool replaces it (an open one it would hand out again)
         raise psycopg.OperationalError("the server ended the connection")
+
+
+def _timeouts(conn: psycopg.Connection[Any]) -> None:
+    """Each new connection of the pool waits for a lock or a statement only so long."""
+    conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+    conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}'")
 
 
 def _storable(value: object) -> bool:
@@ -101,8 +121,10 @@ class PostgresStore:
         # Each connection is checked before it serves (``_alive``): after PostgreSQL restarts,
         # the idle ones are dead, and each would fail the request it was given.
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True,
-                                    kwargs={"autocommit": True}, name="scopone",
-                                    check=_alive)
+                                    kwargs={"autocommit": True,
+                                            "connect_timeout": int(WAIT_SECONDS)},
+                                    name="scopone", check=_alive, configure=_timeouts,
+                                    timeout=WAIT_SECONDS, reconnect_timeout=RECONNECT_TIMEOUT)
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         try:
@@ -243,10 +265,15 @@ class PostgresStore:
 
     def _listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
         first = True
+        down = False  # said once an outage, not at each attempt (twice a second)
         while not self._closed.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True) as conn:
+                with psycopg.connect(self.url, autocommit=True,
+                                     connect_timeout=int(WAIT_SECONDS)) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    if down:
+                        log.warning("listener connected again")
+                        down = False
                     if not first:
                         # Notices sent while we were away are lost: look at what we watch.
                         self._resync(conn, listener, watched)
@@ -256,7 +283,10 @@ class PostgresStore:
                             gid, _, version = note.payload.rpartition(":")
                             listener(gid, int(version))
             except psycopg.Error as exc:
-                log.warning("listener lost its connection (%s); reconnecting", type(exc).__name__)
+                if not down:
+                    log.warning("listener lost its connection (%s); reconnecting",
+                                type(exc).__name__)
+                down = True
                 first = False
                 self._closed.wait(RECONNECT_SECONDS)
 

@@ -1,0 +1,97 @@
+"""The database holding a request up: a lock another program keeps, SQLite busy past its
+timeout. The request answers 503 "database unavailable" within seconds (never a 500, never
+psycopg's 30 s wait that held every request of the process), nothing changes, and once the
+lock goes the same move is taken."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from scopone.web import create_app
+
+from .conftest import Api, make_settings
+
+SECONDS_AT_MOST = 15.0  # the lock's 5 s and the statement's, with a loaded machine's margin
+
+
+def _your_turn(api: Any) -> dict[str, Any]:
+    rng = random.Random(2)
+    return api.until(api.create(), "your_turn", rng)
+
+
+def _refused_then_taken(api: Any, game: dict[str, Any], held: Any) -> None:
+    """A move while ``held`` (a context holding the lock) is refused in time, changing
+    nothing; the same move goes in once the lock is gone."""
+    move = {"version": game["version"], **game["legal"][0]}
+    with held:
+        start = time.monotonic()
+        r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
+        waited = time.monotonic() - start
+    assert r.status_code == 503 and r.json() == {"detail": "database unavailable"}, r.text
+    assert waited < SECONDS_AT_MOST, waited
+    assert api.get(game["id"]) == game
+    r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
+    assert r.status_code == 200 and r.json()["version"] > game["version"], r.text
+
+
+class _RowLocked:
+    """Another program's transaction holding the game's row (``SELECT ... FOR UPDATE``)."""
+
+    def __init__(self, url: str, gid: str) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(url)
+        self.gid = gid
+
+    def __enter__(self) -> None:
+        # Ended by the server after 20 s, so a request that waits for the lock (as psycopg's
+        # own timeout let it) fails this test instead of waiting on it for ever.
+        self.conn.execute("SET idle_in_transaction_session_timeout = '20s'")
+        self.conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (self.gid,))
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.conn.rollback()
+        finally:
+            self.conn.close()
+
+
+class _FileLocked:
+    """Another program's write transaction on the SQLite file (``BEGIN IMMEDIATE``)."""
+
+    def __init__(self, path: str) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None)
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, *exc: object) -> None:
+        self.db.execute("ROLLBACK")
+        self.db.close()
+
+
+def _api(tmp_path: Path, store_url: str = "") -> Api:
+    app = create_app(make_settings(tmp_path, store_url))
+    return Api(TestClient(app), app)
+
+
+def test_a_row_locked_by_another_program_answers_503_in_seconds(
+        tmp_path: Path, pg_url: str) -> None:
+    api = _api(tmp_path, pg_url)
+    with api.client:
+        game = _your_turn(api)
+        _refused_then_taken(api, game, _RowLocked(pg_url, game["id"]))
+
+
+def test_a_sqlite_file_locked_by_another_program_answers_503(tmp_path: Path) -> None:
+    api = _api(tmp_path)
+    with api.client:
+        game = _your_turn(api)
+        path = str(api.app.state.settings.db_path)
+        _refused_then_taken(api, game, _FileLocked(path))
