@@ -9,7 +9,11 @@ connected for ever. This machine's processes are judged by their pids, at once
 machine's that is frozen or cut off from the database, is judged gone once it has been silent
 ``stale`` seconds, by the database's clock; one that stopped cleanly says so (``Store.forget``)
 and is judged gone at the others' next look. A process never heard of (started since the last
-look, or before heartbeats were kept) is not judged.
+look, or before heartbeats were kept) is not judged. Silence is judged only over a time this
+process itself was heard throughout: after an outage of the database (or a lock, or this process
+stopped) every process was silent alike, and each would judge the others gone and undo what
+they tell it; so a process that was silent longer than ``stale`` judges nobody by heartbeat
+until it has been heard ``stale`` again (a goodbye, ``forget``, is judged at once).
 
 A process that was silent longer than ``stale`` and is heard again may have been judged gone by
 the others, which then dropped its streams: it tells them again (``on_back``).
@@ -50,6 +54,9 @@ class Liveness:
         # beat, by the database's clock, and when (time.monotonic()) it was read.
         self._ages: dict[str, float] = {}
         self._looked: float | None = None
+        # Since when (time.monotonic()) this process has been heard with no silence longer
+        # than ``stale``: the others' silence is judged only once it covers ``stale``.
+        self._heard_since: float | None = time.monotonic()
         # Set by the app: called when processes are newly judged gone (the drivers look at
         # their tables again), and when this process is heard again after a silence.
         self.on_gone: Callable[[], None] = lambda: None
@@ -73,10 +80,16 @@ class Liveness:
         except Exception:
             log.warning("could not store this process's heartbeat", exc_info=True)
             self._gone = frozenset()
+            self._heard_since = None
             return False
-        self._gone = frozenset(name for name, age in ages.items()
-                               if age > self.stale and name != self.process)
-        self._ages, self._looked = dict(ages), time.monotonic()
+        now = time.monotonic()
+        if self._heard_since is None or (self._looked is not None
+                                         and now - self._looked > self.stale):
+            self._heard_since = now  # silent itself: the others' silence proves nothing yet
+        judging = now - self._heard_since >= self.stale
+        self._gone = frozenset(name for name, age in ages.items() if name != self.process
+                               and (age == float("inf") or (judging and age > self.stale)))
+        self._ages, self._looked = dict(ages), now
         return True
 
     def heard(self) -> dict[str, float] | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,8 +30,16 @@ def store(store_url: str) -> Iterator[Store]:
     s.close()
 
 
-def _silent_past_stale() -> None:
-    time.sleep(STALE * 2)
+def _silent_past_stale(*beating: Callable[[], object]) -> None:
+    """Longer than ``STALE`` passes; ``beating`` are called meanwhile as a process's heartbeat
+    calls its look (a process judges others' silence only over a time it was heard itself)."""
+    end = time.monotonic() + STALE * 2
+    while True:
+        for beat in beating:
+            beat()
+        if time.monotonic() >= end:
+            return
+        time.sleep(STALE / 6)
 
 
 def test_another_machines_process_is_gone_once_silent_and_alive_once_heard(
@@ -41,7 +49,7 @@ def test_another_machines_process_is_gone_once_silent_and_alive_once_heard(
     store.beat(OTHER)
     assert me.look()
     assert not me.gone(OTHER)
-    _silent_past_stale()
+    _silent_past_stale(me.look)
     assert me.look()
     assert me.gone(OTHER)
     assert not me.gone(ME)  # this process, silent as long, beat at this look
@@ -78,7 +86,7 @@ def test_nobody_is_judged_by_heartbeat_while_the_database_cannot_be_read(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     me = Liveness(store, ME, STALE)
     store.beat(OTHER)
-    _silent_past_stale()
+    _silent_past_stale(me.look)
     assert me.look() and me.gone(OTHER)
 
     def away(process: str) -> dict[str, float]:
@@ -96,7 +104,7 @@ def test_processes_newly_gone_wake_the_drivers_once(store: Store) -> None:
     store.beat(OTHER)
     run_alone(me.beat_once())
     assert woken == []
-    _silent_past_stale()
+    _silent_past_stale(lambda: run_alone(me.beat_once()))
     run_alone(me.beat_once())
     assert len(woken) == 1
     run_alone(me.beat_once())  # still gone: nothing new
@@ -171,3 +179,34 @@ def test_heard_ages_grow_while_the_database_is_away(
     later = me.heard()
     assert later is not None and set(later) == {ME, OTHER}
     assert later[ME] > STALE and later[OTHER] > first[OTHER] + STALE
+
+
+def test_after_its_own_silence_a_process_judges_nobody_until_heard_again_a_while(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database away (or locked, or this process stopped) silences every process alike:
+    on its first look after, each found the others silent past ``stale`` and judged them gone,
+    dropping the streams they had just told again (QA: a connected person shown offline after
+    a 20 s outage, two processes). Now a process judges silence only over a time it was heard
+    itself; a goodbye still counts at once."""
+    me = Liveness(store, ME, STALE)
+    _silent_past_stale(me.look)
+    store.beat(OTHER)
+    store.beat("stopped.example:3:gone")
+
+    def away(process: str) -> dict[str, float]:
+        raise OSError("the database is away")
+
+    with monkeypatch.context() as m:
+        m.setattr(store, "beat", away)
+        _silent_past_stale(me.look)  # nobody heard, this process neither
+    store.forget("stopped.example:3:gone")
+    assert me.look()
+    assert not me.gone(OTHER)  # silent, but so was this process
+    assert me.gone("stopped.example:3:gone")  # said goodbye
+    _silent_past_stale(me.look)  # heard again for longer than stale: OTHER still silent
+    assert me.look() and me.gone(OTHER)
+    # A look that came only after a long pause (the process stopped, a lock held) is a
+    # silence of its own too.
+    store.beat(OTHER)
+    time.sleep(STALE * 2)
+    assert me.look() and not me.gone(OTHER)
