@@ -31,6 +31,8 @@ PING_SECONDS = 15.0
 #: A seat whose last stream closed is shown as gone only after this long: a reload or a
 #: reconnecting phone opens a new stream within it, and nobody sees a flicker.
 GONE_AFTER_SECONDS = 3.0
+#: Seconds between tries to store a seat as gone while the database refuses it.
+RETRY_GONE_SECONDS = 2.0
 
 
 def event_schema(event: str, view: str) -> dict[str, Any]:
@@ -175,10 +177,19 @@ class Presence:
             del self._going[key]
 
     async def _gone_later(self, game_id: str, seat: int) -> None:
+        """After the grace, the seat's last stream here is stored as gone; a write the
+        database refused is tried again until it is stored or the seat's page is back (once
+        lost, the seat counted connected for ever, and a table with no time limit waited on
+        that person's turn)."""
         await asyncio.sleep(GONE_AFTER_SECONDS)
-        if self.open[(game_id, seat)] == 0:
+        while self.open[(game_id, seat)] == 0:
             self.open.pop((game_id, seat), None)
-            await self.tables.set_connected(game_id, seat, self.process, False)
+            try:
+                await self.tables.set_connected(game_id, seat, self.process, False)
+                return
+            except Exception:
+                log.warning("could not store a seat as gone; trying again", exc_info=True)
+                await asyncio.sleep(RETRY_GONE_SECONDS)
 
     async def tell_again(self) -> None:
         """This process was silent long enough for the others to judge it gone and drop its
@@ -216,11 +227,13 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
     # A viewer is reason enough to drive the table here (after a restart, the first stream
     # that comes back is what gets the computers playing again).
     tables.on_change(game_id)
-    if seat is not None:
-        await presence.opened(game_id, seat)
-    else:
-        presence.spectating(game_id, 1)
     try:
+        # Inside the try: a stream whose opening the database refused is closed again
+        # (counted here, never stored, its seat stayed offline through every reconnect).
+        if seat is not None:
+            await presence.opened(game_id, seat)
+        else:
+            presence.spectating(game_id, 1)
         async with tables.hub.watch(game_id, after, stream=True) as watch:
             sent = after
             end = time.monotonic() + max_seconds

@@ -1,0 +1,75 @@
+"""A seat's presence when the database refuses to store it (QA, the database away): a seat's
+page closed is stored as gone once the database takes it, never left connected for ever; a
+stream whose opening was refused leaves nothing counted, so the seat's next page is stored as
+connected."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from scopone.web import events
+from scopone.web.events import Presence, table_events
+
+from .aio import run_alone
+
+
+class RefusingTables:
+    """The table service as Presence uses it, its database refusing the first ``refusals``
+    writes of a seat's presence."""
+
+    def __init__(self, refusals: int) -> None:
+        self.refusals = refusals
+        self.stored: list[bool] = []  # each write of a seat's presence the database took
+
+    def on_change(self, game_id: str) -> None:
+        pass
+
+    async def set_connected(self, game_id: str, seat: int, process: str,
+                            connected: bool) -> None:
+        if self.refusals:
+            self.refusals -= 1
+            raise OSError("the database is away")
+        self.stored.append(connected)
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(events, "GONE_AFTER_SECONDS", 0.01)
+    monkeypatch.setattr(events, "RETRY_GONE_SECONDS", 0.01, raising=False)
+
+
+def test_a_seat_gone_is_stored_once_the_database_takes_it() -> None:
+    tables = RefusingTables(refusals=0)
+    presence = Presence(tables, "here")  # type: ignore[arg-type]
+
+    async def scene() -> None:
+        await presence.opened("g", 1)
+        tables.refusals = 3  # the database goes away as the page closes
+        presence.closed("g", 1)
+        for _ in range(200):
+            if tables.stored == [True, False]:
+                return
+            await asyncio.sleep(0.01)
+
+    run_alone(scene())
+    assert tables.stored == [True, False] and tables.refusals == 0
+
+
+def test_a_stream_whose_opening_was_refused_counts_nothing() -> None:
+    tables = RefusingTables(refusals=1)
+    presence = Presence(tables, "here")  # type: ignore[arg-type]
+
+    async def scene() -> list[Any]:
+        first = table_events(tables, presence, "g", 2, None, 0, 1.0)  # type: ignore[arg-type]
+        with pytest.raises(OSError):
+            await first.__anext__()
+        assert presence.open[("g", 2)] == 0 and presence.streams("g") == 0
+        await asyncio.sleep(0.1)  # the refused stream's "gone", stored meanwhile
+        # The page comes back: its seat is stored as connected, as for any first stream.
+        await presence.opened("g", 2)
+        return list(tables.stored)
+
+    assert run_alone(scene()) == [False, True]
