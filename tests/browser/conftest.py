@@ -19,6 +19,7 @@ import uvicorn
 from scopone.engine import Match, Round, Rules, parse_cards
 from scopone.web import Settings, create_app
 from scopone.web.store import GameRecord, SqliteStore
+from scopone.web.texts import RULES_PATH
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -180,3 +181,15 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         ctx.close()
     for watch in watches:
         watch.check()
+
+
+def open_rule_page(ctx: Any, server: Server, lang: str) -> tuple[Any, list[str]]:
+    """The rule page in ``lang`` on a page of ``ctx``, once its card pictures are drawn (by the
+    game's own cards.js), and the list its script errors and console errors go to."""
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server.url + RULES_PATH[lang])
+    page.wait_for_function("() => document.querySelectorAll('.pcard:not(.drawn)').length === 0")
+    return page, errors

@@ -11,7 +11,7 @@ import pytest
 from scopone.web.texts import LANGS, RULES_PATH
 
 from .a11y import assert_accessible
-from .conftest import DESKTOP, PHONE, TEST_PREFS, Server
+from .conftest import DESKTOP, PHONE, TEST_PREFS, Server, open_rule_page
 from .test_controls import HANDS, TABLE
 from .test_match import SUMMARY_OPEN
 
@@ -73,13 +73,7 @@ def test_every_rule_page(browser: Any, server: Server, device: dict[str, Any],
                          lang: str) -> None:
     ctx = browser.new_context(**device)
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.goto(server.url + RULES_PATH[lang])
-        # The card images are drawn by the game's own cards.js.
-        page.wait_for_function("() => document.querySelectorAll('.pcard:not(.drawn)').length === 0")
+        page, errors = open_rule_page(ctx, server, lang)
         assert page.locator(".pcard svg").count() > 40
         assert page.locator("h1").count() == 1
         assert_accessible(page, f"rules ({lang})")

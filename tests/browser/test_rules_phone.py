@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from scopone.web.texts import LANGS, RULES_PATH
+from scopone.web.texts import LANGS
 
 from .a11y import assert_accessible
-from .conftest import PHONE, Server
+from .conftest import PHONE, Server, open_rule_page
 
 pytestmark = pytest.mark.browser
 
@@ -44,12 +44,7 @@ def test_every_rule_table_fits_a_phone(browser: Any, server: Server, lang: str, 
                                        height: int) -> None:
     ctx = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.goto(server.url + RULES_PATH[lang])
-        page.wait_for_function("() => document.querySelectorAll('.pcard:not(.drawn)').length === 0")
+        page, errors = open_rule_page(ctx, server, lang)
         page.evaluate("() => document.fonts.ready.then(() => true)")
         tables = page.evaluate(FIT)
         assert tables, "no table on the rule page"

@@ -531,14 +531,21 @@ def test_both_browsers_come_back_after_the_server_is_killed(process: Process,
 # ----- host controls, texts ---------------------------------------------------------------------
 
 
+def anna_hosts_a_lobby(srv: TableServer, people: Any, **options: Any) -> tuple[str, str, Person]:
+    """A table in the lobby made by Anna (Easy, ``options``), her page open on a desktop: its
+    code, her seat token and her page."""
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", **options})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    return code, token, anna
+
+
 def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: TableServer,
                                                                     people: Any) -> None:
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
-    assert r.status_code == 201, r.text
-    code, anna_token = r.json()["table"]["code"], r.json()["token"]
-    anna = people(DESKTOP, f"{srv.url}/t/{code}",
-                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    code, anna_token, anna = anna_hosts_a_lobby(srv, people)
     bea = people(PHONE, f"{srv.url}/t/{code}")
     # Her seat handed to the computer, her page's stream with her old token is refused.
     bea.expected.append(f"403 GET api/tables/{code}/events")
@@ -618,12 +625,7 @@ def test_the_host_opens_a_seat_again_that_they_gave_the_computer_in_the_lobby(
     seat to the computer (the stranger is out), then opens it again, and it is free for the
     friend; nobody but the host is offered either control."""
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy",
-                                           "away_seconds": None})
-    assert r.status_code == 201, r.text
-    code, anna_token = r.json()["table"]["code"], r.json()["token"]
-    anna = people(DESKTOP, f"{srv.url}/t/{code}",
-                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    code, _, anna = anna_hosts_a_lobby(srv, people, away_seconds=None)
     carla = people(PHONE, f"{srv.url}/t/{code}")
     # Her seat handed to the computer, her page's stream with her old token is refused.
     carla.expected.append(f"403 GET api/tables/{code}/events")

@@ -35,14 +35,13 @@ from scopone.players.evaluate import JUDGE_LIMITS, evaluate_moves
 from scopone.players.search import SearchLimits
 from tests.players.helpers import card, position, view_to_play
 
-FAST = SearchLimits(seconds=None, iterations=60, prune=False)
+from .test_judgement import FAST, SCOPA, SCOPA_HANDS
+
 #: The payload's own judgement given a time it never reaches: its DEALS deals decide, so the
 #: judgement is deterministic.
 SECONDS = 60.0
 PAYLOAD = SearchLimits(seconds=SECONDS, iterations=DEALS, prune=False)
 
-SCOPA_HANDS = ["6S 9D 8D", "7C 1C 2D", "5D 1S 4S", "7S 3C 5B"]
-SCOPA = Move(card("6S"), frozenset({card("2C"), card("4C")}))
 
 
 def small_round(seed: int = 1, rules: Rules | None = None) -> Round:
