@@ -283,6 +283,9 @@ function renderSummary(state, view) {
   const target = view.rules.target;
   const tied = !over && view.score[0] >= target && view.score[0] === view.score[1]
     ? `<p class="tied" id="tied">${esc(tr('tiedAtTarget', { n: target, score: view.score[0] }))}</p>` : '';
+  // At a table the rules open in a tab of their own: leaving the table's page would show this
+  // person offline to the others.
+  const away = state.seatLabel ? ' target="_blank" rel="noopener"' : '';
   box.innerHTML = `<div class="summary-panel">
     <h2 id="summary-title">${esc(tr('roundTitle', { n: r.number }))}</h2>
     <table class="breakdown">
@@ -293,7 +296,7 @@ function renderSummary(state, view) {
         <tr class="match-score"><th scope="row">${esc(tr('matchScore'))} (${esc(tr('target', { n: view.rules.target }))})</th><td id="match-a">${view.score[0]}</td><td id="match-b">${view.score[1]}</td></tr>
       </tfoot>
     </table>
-    <p class="summary-how"><a id="summary-rules" href="${esc(rulesUrl(state.prefs.lang, 'scoring'))}">${esc(tr('howCounted'))}</a></p>
+    <p class="summary-how"><a id="summary-rules" href="${esc(rulesUrl(state.prefs.lang, 'scoring'))}"${away}>${esc(tr('howCounted'))}</a></p>
     ${winner}${tied}
     <button type="button" id="summary-go" class="primary">${esc(tr(over ? 'newMatch' : 'nextRound'))}</button>
   </div>`;

@@ -260,6 +260,7 @@ def test_the_summary_leads_to_how_the_points_are_counted_and_back(
     page.wait_for_function(SUMMARY_OPEN)
     link = page.locator("#summary-rules")
     assert link.inner_text() == "Come si contano i punti"
+    assert link.get_attribute("target") is None  # alone, the game waits: the same tab
     assert link.get_attribute("href") == "/it/regole#scoring"
     link.click()
     page.wait_for_url("**/it/regole#scoring")
@@ -382,6 +383,9 @@ def test_at_a_table_the_last_card_of_the_match_is_shown_too(
     summary = first(seen, "summary")
     assert flights(seen, on_table, summary) == {"2B": "pile-0", "9C": "pile-0", "3S": "pile-0"}
     assert "You and your partner win the match!" in anna.inner_text("#summary")
+    # How the points are counted opens in a tab of its own: leaving the table's page would
+    # show Anna offline to the others.
+    assert anna.get_attribute("#summary-rules", "target") == "_blank"
     # 20 to 0 until every card lies in a pile; the winning score with the summary.
     scores = [e[1] for e in seen if e[0] == "score"]
     assert first(seen, "score") > first(seen, "pile", 0, 5, after=on_table), seen
