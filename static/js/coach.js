@@ -9,6 +9,9 @@ import { cardList, cardName, seatName, t } from './i18n.js';
 import { ct, signed } from './coach-text.js';
 
 const $ = (id) => document.getElementById(id);
+/** Whether two moves of the coach's answers are the same card taking the same cards (the
+ * server lists captures in the deck's order). */
+const sameMove = (a, b) => a.card === b.card && a.capture.join() === b.capture.join();
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
   '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
 }[c]));
@@ -74,7 +77,7 @@ export function installCoach(getState, options = {}) {
   /** One move of a judged play's list with its margin; the move played is marked as the
    * person's (listed after the best few when it is not among them). */
   function optionRow(o, played) {
-    const mine = o.card === played.card && o.capture.join() === played.capture.join();
+    const mine = sameMove(o, played);
     const yours = mine ? ` <span class="yours">${esc(tr('yourPlay'))}</span>` : '';
     return `<li${mine ? ' class="mine"' : ''}><span class="opt">${esc(moveText(o))}${yours}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`;
   }
@@ -539,7 +542,7 @@ export function installCoach(getState, options = {}) {
     if (p.by_computer) verdict = `<p class="verdict by-computer">${esc(tr('computerChose'))}</p>`;
     else if (p.forced) verdict = `<p class="verdict forced">${esc(tr('forced'))}</p>`;
     else {
-      const same = p.best.card === p.played.card && p.best.capture.join() === p.played.capture.join();
+      const same = sameMove(p.best, p.played);
       // Another move judged best, but the play labelled "best" too: its loss is within the
       // judgement's noise (SPEC §7), so it did not cost anything worth the name.
       const after = p.label === 'best' ? tr('asGood') : tr('cost', { x: signed(lang(), p.loss).replace('+', '') });
