@@ -40,7 +40,7 @@ from .service import GameService
 from .settings import Settings
 from .shutdown import on_stop_signal
 from .solo import SoloDriver
-from .store import Store, open_store
+from .store import ObservedStore, Store, open_store
 from .table import Timing
 from .tables import TableService
 from .thinker import Thinker
@@ -96,7 +96,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = open_store(settings.store_url)
+        # Observed: the drivers give a turn the database's outage touched its time again.
+        store = ObservedStore(open_store(settings.store_url))
         hub = Hub()
         hub.bind(asyncio.get_running_loop())
         store.listen(hub.publish_threadsafe, hub.watched)
@@ -108,7 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                  settings.process_stale_seconds)
         # Another process takes a table over only when its driver has been silent this long.
         driver = Driver(tables, timing.pace, takeover=2.0 + settings.ai_time_budget,
-                        reconnect=timing.reconnect)
+                        reconnect=timing.reconnect, away_at=lambda: store.away_at)
         app.state.presence = presence = Presence(tables, driver.owner)
         driver.streams = presence.streams
         tables.on_change = driver.kick

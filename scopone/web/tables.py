@@ -300,6 +300,22 @@ class TableService:
                 await asyncio.sleep(0)
         return False
 
+    async def restart_clock(self, game_id: str, version: int) -> bool:
+        """The turn's clock of the table at ``version`` starts again now, once
+        (``clock_restarted``: see ``Driver._outage_in_turn``). Not a change of the game: a
+        person's card at that version stands. True when stored, or when the table changed
+        meanwhile (its driver looks again); False when the write lost."""
+        async with self.games.locked(game_id):
+            rec = self.store.load(game_id)
+            table = t.table_of(rec) if rec is not None else None
+            if rec is None or table is None or rec.version != version:
+                return True
+            table["turn_since"] = table["clock_restarted"] = time.time()
+            if not self.commit(rec, seats_changed=False):
+                return False
+        self.on_change(rec.id)
+        return True
+
     async def set_connected(self, game_id: str, seat: int, process: str,
                             connected: bool) -> None:
         """Stores whether ``process`` has a stream of ``seat`` open, when that changes; the

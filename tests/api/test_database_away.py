@@ -29,12 +29,16 @@ def _refused_then_taken(api: Any, game: dict[str, Any], held: Any) -> None:
     """A move while ``held`` (a context holding the lock) is refused in time, changing
     nothing; the same move goes in once the lock is gone."""
     move = {"version": game["version"], **game["legal"][0]}
+    store = api.app.state.service.store
+    assert store.away_at is None
     with held:
         start = time.monotonic()
         r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
         waited = time.monotonic() - start
     assert r.status_code == 503 and r.json() == {"detail": "database unavailable"}, r.text
     assert waited < SECONDS_AT_MOST, waited
+    # Noted, so a table's driver gives a person's turn the outage touched its time again.
+    assert store.away_at is not None
     assert api.get(game["id"]) == game
     r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
     assert r.status_code == 200 and r.json()["version"] > game["version"], r.text
