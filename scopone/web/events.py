@@ -76,15 +76,27 @@ class EventStream(StreamingResponse):
 
     media_type = "text/event-stream"
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        with contextlib.suppress(OSError):
-            async with anyio.create_task_group() as group:
-                async def run_then_stop(func: Callable[[], Awaitable[None]]) -> None:
-                    await func()
-                    group.cancel_scope.cancel()
+    def __init__(self, content: AsyncIterator[bytes], status_code: int = 200,
+                 headers: dict[str, str] | None = None,
+                 on_close: Callable[[], None] = lambda: None) -> None:
+        # ``status_code`` in the signature as Starlette's: the OpenAPI document reads it.
+        super().__init__(content, status_code, headers)
+        # Called once the stream ends, however: the viewer's presence, counted before the
+        # response began (``Presence.enter``), is closed even when the stream never ran.
+        self.on_close = on_close
 
-                group.start_soon(run_then_stop, partial(self.stream_response, send))
-                await run_then_stop(partial(self.listen_for_disconnect, receive))
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            with contextlib.suppress(OSError):
+                async with anyio.create_task_group() as group:
+                    async def run_then_stop(func: Callable[[], Awaitable[None]]) -> None:
+                        await func()
+                        group.cancel_scope.cancel()
+
+                    group.start_soon(run_then_stop, partial(self.stream_response, send))
+                    await run_then_stop(partial(self.listen_for_disconnect, receive))
+        finally:
+            self.on_close()
 
 
 #: How long a spectators' event, once built, is sent as it is to the table's other spectators
@@ -153,6 +165,21 @@ class Presence:
         if self.spectators[game_id] <= 0:
             del self.spectators[game_id]
 
+    async def enter(self, game_id: str, seat: int | None) -> Callable[[], None]:
+        """A viewer's stream opens: a seat's is stored as connected (the first one here), a
+        spectator's only counted. Returns what closes it again. Called before the response
+        starts, so a database that refuses the write answers 503, not a stream that breaks
+        off after its 200; nothing stays counted then."""
+        if seat is None:
+            self.spectating(game_id, 1)
+            return partial(self.spectating, game_id, -1)
+        try:
+            await self.opened(game_id, seat)
+        except BaseException:
+            self.closed(game_id, seat)
+            raise
+        return partial(self.closed, game_id, seat)
+
     async def opened(self, game_id: str, seat: int) -> None:
         self._count(game_id, 1)
         self.open[(game_id, seat)] += 1
@@ -220,43 +247,29 @@ class Presence:
 async def table_events(tables: TableService, presence: Presence, game_id: str,
                        seat: int | None, token: str | None,
                        after: int, max_seconds: float) -> AsyncIterator[bytes]:
-    """The stream of one viewer: every version newer than ``after``, as that viewer sees it
-    (several quick versions may arrive as the newest one: each event is the whole view), for
-    ``max_seconds`` (then the client reconnects: no connection lives forever behind a proxy)."""
+    """The stream of one viewer, whose presence has been entered (``Presence.enter``): every
+    version newer than ``after``, as that viewer sees it (several quick versions may arrive
+    as the newest one: each event is the whole view), for ``max_seconds`` (then the client
+    reconnects: no connection lives forever behind a proxy)."""
     digest = t.token_hash(token) if token is not None else None
-    # A viewer is reason enough to drive the table here (after a restart, the first stream
-    # that comes back is what gets the computers playing again).
-    tables.on_change(game_id)
-    try:
-        # Inside the try: a stream whose opening the database refused is closed again
-        # (counted here, never stored, its seat stayed offline through every reconnect).
-        if seat is not None:
-            await presence.opened(game_id, seat)
-        else:
-            presence.spectating(game_id, 1)
-        async with tables.hub.watch(game_id, after, stream=True) as watch:
-            sent = after
-            end = time.monotonic() + max_seconds
-            known: int | None = None  # first the store's version, then the hub's news
-            while (left := end - time.monotonic()) > 0 and not watch.closed:
-                rec = tables.record(game_id, known)
-                table = t.table_of(rec) if rec is not None else None
-                if rec is None or table is None:
-                    return  # the table was swept away
-                if seat is not None and table["seats"][seat]["token"] != digest:
-                    return  # the seat went to the computer: this token opens nothing now
-                if rec.version > sent:
-                    if seat is None:
-                        yield presence.spectator_events.event(rec, table)
-                    else:
-                        yield table_event(rec.version,
-                                          tables.view(rec, table, seat).model_dump_json())
-                    sent = rec.version
-                if not await watch.changed(min(PING_SECONDS, left)) and left > PING_SECONDS:
-                    yield b": ping\n\n"
-                known = max(watch.version, rec.version)
-    finally:
-        if seat is not None:
-            presence.closed(game_id, seat)
-        else:
-            presence.spectating(game_id, -1)
+    async with tables.hub.watch(game_id, after, stream=True) as watch:
+        sent = after
+        end = time.monotonic() + max_seconds
+        known: int | None = None  # first the store's version, then the hub's news
+        while (left := end - time.monotonic()) > 0 and not watch.closed:
+            rec = tables.record(game_id, known)
+            table = t.table_of(rec) if rec is not None else None
+            if rec is None or table is None:
+                return  # the table was swept away
+            if seat is not None and table["seats"][seat]["token"] != digest:
+                return  # the seat went to the computer: this token opens nothing now
+            if rec.version > sent:
+                if seat is None:
+                    yield presence.spectator_events.event(rec, table)
+                else:
+                    yield table_event(rec.version,
+                                      tables.view(rec, table, seat).model_dump_json())
+                sent = rec.version
+            if not await watch.changed(min(PING_SECONDS, left)) and left > PING_SECONDS:
+                yield b": ping\n\n"
+            known = max(watch.version, rec.version)

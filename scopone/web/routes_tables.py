@@ -167,6 +167,10 @@ async def events(request: Request, code: Code, tables: Tables,
         # no version seen: the viewer gets the table now, and the push seam never takes a
         # client's number for the newest it knows (that would silence the table's news).
         seen = -1
+    # A viewer is reason enough to drive the table here (after a restart, the first stream
+    # that comes back is what gets the computers playing again).
+    tables.on_change(rec.id)
+    leave = await presence.enter(rec.id, seat)
     stream = table_events(tables, presence, rec.id, seat, token, seen, max_seconds)
-    return EventStream(stream, headers={"Cache-Control": "no-store",
-                                        "X-Accel-Buffering": "no"})
+    return EventStream(stream, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+                       on_close=leave)

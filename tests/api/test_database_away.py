@@ -5,6 +5,7 @@ lock goes the same move is taken."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import time
@@ -99,3 +100,32 @@ def test_a_sqlite_file_locked_by_another_program_answers_503(tmp_path: Path) -> 
         game = _your_turn(api)
         path = str(api.app.state.settings.db_path)
         _refused_then_taken(api, game, _FileLocked(path))
+
+
+def test_a_seat_stream_whose_opening_the_database_refuses_answers_503(tmp_path: Path) -> None:
+    """Opening a seat's stream stores the seat as connected. With the file locked, that
+    write is refused: the stream answers 503 (before, 200 and then it broke off, logged as an
+    unhandled error); once the lock goes, the stream opens and the seat is connected."""
+    from .tables_live import LiveServer, auth
+
+    live = LiveServer(make_settings(tmp_path))
+    try:
+        r = live.http.post("/api/tables", json={"name": "Anna"})
+        code, token = r.json()["table"]["code"], r.json()["token"]
+        url = f"/api/tables/{code}/events"
+        with _FileLocked(str(live.app.state.settings.db_path)):
+            start = time.monotonic()
+            refused = live.http.get(url, headers=auth(token))
+            waited = time.monotonic() - start
+        assert refused.status_code == 503, refused.text
+        assert refused.json() == {"detail": "database unavailable"}
+        assert waited < SECONDS_AT_MOST, waited
+        with live.http.stream("GET", url, headers=auth(token)) as stream:
+            assert stream.status_code == 200
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    seats = json.loads(line[6:])["seats"]
+                    if seats[0]["connected"]:
+                        break
+    finally:
+        live.stop()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scopone.web import events
-from scopone.web.events import Presence, table_events
+from scopone.web.events import Presence
 
 from .aio import run_alone
 
@@ -63,13 +63,16 @@ def test_a_stream_whose_opening_was_refused_counts_nothing() -> None:
     presence = Presence(tables, "here")  # type: ignore[arg-type]
 
     async def scene() -> list[Any]:
-        first = table_events(tables, presence, "g", 2, None, 0, 1.0)  # type: ignore[arg-type]
-        with pytest.raises(OSError):
-            await first.__anext__()
+        with pytest.raises(OSError):  # before the response starts: a 503
+            await presence.enter("g", 2)
         assert presence.open[("g", 2)] == 0 and presence.streams("g") == 0
         await asyncio.sleep(0.1)  # the refused stream's "gone", stored meanwhile
-        # The page comes back: its seat is stored as connected, as for any first stream.
-        await presence.opened("g", 2)
+        # The page comes back: its seat is stored as connected, as for any first stream,
+        # and its stream's end closes it again.
+        leave = await presence.enter("g", 2)
+        assert presence.streams("g") == 1
+        leave()
+        assert presence.streams("g") == 0
         return list(tables.stored)
 
     assert run_alone(scene()) == [False, True]
