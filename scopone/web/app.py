@@ -40,7 +40,7 @@ from .service import GameService
 from .settings import Settings
 from .shutdown import on_stop_signal
 from .solo import SoloDriver
-from .store import ObservedStore, Store, open_store
+from .store import ObservedStore, Store, log_failure, open_store
 from .table import Timing
 from .tables import TableService
 from .thinker import Thinker
@@ -60,8 +60,8 @@ def _sweep_once(store: Store, settings: Settings) -> None:
     idle = now - settings.idle_hours * 3600 if settings.idle_hours else -forever
     try:
         removed = store.remove_old(finished, idle)
-    except Exception:  # the database is away for a moment: next time
-        log.warning("sweeping old games failed", exc_info=True)
+    except Exception as exc:  # the database is away for a moment: next time
+        log_failure(log, "sweeping old games failed", exc)
         return
     if removed:
         log.info("removed %d old games", removed)

@@ -25,6 +25,7 @@ from typing import Any
 from . import table as t
 from .push import Watch
 from .service import play_card
+from .store import log_failure
 from .tables import TableService
 
 log = logging.getLogger(__name__)
@@ -82,8 +83,8 @@ class Driver:
                     try:
                         if not await self._step(game_id, watch):
                             return
-                    except Exception:
-                        log.exception("the driver could not play a card")
+                    except Exception as exc:
+                        log_failure(log, "the driver could not play a card", exc)
                         await watch.changed(1.0)
         finally:
             self._tasks.pop(game_id, None)

@@ -22,7 +22,7 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from . import table as t
-from .store import GameRecord
+from .store import GameRecord, log_failure
 from .tables import CACHED_TABLES, TableService
 
 log = logging.getLogger(__name__)
@@ -214,8 +214,8 @@ class Presence:
             try:
                 await self.tables.set_connected(game_id, seat, self.process, False)
                 return
-            except Exception:
-                log.warning("could not store a seat as gone; trying again", exc_info=True)
+            except Exception as exc:
+                log_failure(log, "could not store a seat as gone; trying again", exc)
                 await asyncio.sleep(RETRY_GONE_SECONDS)
 
     async def tell_again(self) -> None:
@@ -225,8 +225,8 @@ class Presence:
         for game_id, seat in list(self.open):
             try:
                 await self.tables.set_connected(game_id, seat, self.process, True)
-            except Exception:
-                log.exception("could not store a seat as connected again")
+            except Exception as exc:
+                log_failure(log, "could not store a seat as connected again", exc)
 
     async def close(self) -> None:
         """The server stops: every seat with a stream here is stored as gone now, not after
@@ -240,8 +240,8 @@ class Presence:
         for game_id, seat in keys:
             try:
                 await self.tables.set_connected(game_id, seat, self.process, False)
-            except Exception:
-                log.exception("could not store a seat as gone on the way out")
+            except Exception as exc:
+                log_failure(log, "could not store a seat as gone on the way out", exc)
 
 
 async def table_events(tables: TableService, presence: Presence, game_id: str,

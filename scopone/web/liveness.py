@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from . import table as t
-from .store import Store
+from .store import Store, log_failure
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +77,8 @@ class Liveness:
         loop); True if the database answered."""
         try:
             ages = self.store.beat(self.process)
-        except Exception:
-            log.warning("could not store this process's heartbeat", exc_info=True)
+        except Exception as exc:
+            log_failure(log, "could not store this process's heartbeat", exc)
             self._gone = frozenset()
             self._heard_since = None
             return False
@@ -138,5 +138,5 @@ class Liveness:
             self._task.cancel()
         try:
             await asyncio.to_thread(self.store.forget, self.process)
-        except Exception:
-            log.warning("could not tell the other processes that this one stops", exc_info=True)
+        except Exception as exc:
+            log_failure(log, "could not tell the other processes that this one stops", exc)

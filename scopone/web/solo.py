@@ -22,6 +22,7 @@ from . import errors as e
 from .events import PING_SECONDS
 from .push import Watch
 from .service import GameService
+from .store import log_failure
 from .views import status_of
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,8 @@ class SoloDriver:
                     try:
                         if not await self._step(game_id, watch):
                             return
-                    except Exception:
-                        log.exception("the computer could not play a card of a game")
+                    except Exception as exc:
+                        log_failure(log, "the computer could not play a card of a game", exc)
                         await watch.changed(1.0)
         finally:
             self._tasks.pop(game_id, None)

@@ -129,3 +129,40 @@ def test_a_seat_stream_whose_opening_the_database_refuses_answers_503(tmp_path: 
                         break
     finally:
         live.stop()
+
+
+def test_while_postgresql_is_away_requests_fail_at_once_and_play_resumes_when_it_is_back(
+        tmp_path: Path, pg_url: str) -> None:
+    """PostgreSQL cut off (``CutLine``): the first request finds it away after its wait for a
+    connection; the ones after it answer 503 at once instead of each waiting as long (they
+    queued on the process: 5, 10, 15, 19 s), ``/healthz`` too. Once the line is back, play
+    goes on within seconds and nothing was lost."""
+    from .cutline import CutLine
+
+    line = CutLine(pg_url)
+    api = _api(tmp_path, line.url)
+    try:
+        with api.client:
+            game = _your_turn(api)
+            line.cut()
+            start = time.monotonic()
+            first = api.client.get(f"/api/games/{game['id']}")
+            assert first.status_code == 503, first.text
+            assert time.monotonic() - start < SECONDS_AT_MOST
+            for path in (f"/api/games/{game['id']}", "/api/games", "/healthz"):
+                start = time.monotonic()
+                r = (api.client.post(path, json={"level": "easy"}) if path == "/api/games"
+                     else api.client.get(path))
+                assert r.status_code == 503, (path, r.text)
+                assert time.monotonic() - start < 1.0, path  # not another wait
+            line.mend()
+            deadline = time.monotonic() + SECONDS_AT_MOST
+            while (r := api.client.get(f"/api/games/{game['id']}")).status_code == 503:
+                assert time.monotonic() < deadline, "still away after the line was mended"
+                time.sleep(0.1)
+            assert r.json() == game  # nothing lost, nothing changed
+            move = {"version": game["version"], **game["legal"][0]}
+            r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
+            assert r.status_code == 200, r.text
+    finally:
+        line.close()

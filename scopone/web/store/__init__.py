@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import SCHEMA_VERSION, GameRecord, Listener, PersonRecord, Store
-from .errors import SchemaTooNew, unavailable
+from .errors import DatabaseAway, SchemaTooNew, log_failure, unavailable
 from .observed import ObservedStore
 from .sqlite import SqliteStore
 
@@ -36,5 +36,6 @@ def open_store(url: str | Path) -> Store:
     raise ValueError(f"unknown database URL scheme: {scheme!r}")
 
 
-__all__ = ["SCHEMA_VERSION", "GameRecord", "Listener", "ObservedStore", "PersonRecord",
-           "SchemaTooNew", "SqliteStore", "Store", "open_store", "unavailable"]
+__all__ = ["SCHEMA_VERSION", "DatabaseAway", "GameRecord", "Listener", "ObservedStore",
+           "PersonRecord", "SchemaTooNew", "SqliteStore", "Store", "log_failure", "open_store",
+           "unavailable"]

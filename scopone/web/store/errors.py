@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import sys
 
@@ -22,6 +23,14 @@ class SchemaTooNew(RuntimeError):
 SQLITE_AWAY = frozenset({5, 6, 8, 10, 13, 14})  # BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN
 
 
+class DatabaseAway(RuntimeError):
+    """Raised at once, without asking the database, while it is known to be away
+    (``ObservedStore``): a 503 like the failure that showed it away."""
+
+    def __init__(self) -> None:
+        super().__init__("the database is away: not asked again until it answers")
+
+
 def unavailable(exc: BaseException) -> bool:
     """Whether ``exc`` says the database cannot serve now (PostgreSQL down, restarting or
     read-only, a lock or a statement past its timeout, no connection free in time; SQLite
@@ -34,8 +43,41 @@ def unavailable(exc: BaseException) -> bool:
     >>> unavailable(err), unavailable(sqlite3.OperationalError("no such table: games"))
     (True, False)
     """
+    if isinstance(exc, DatabaseAway):
+        return True
     if isinstance(exc, sqlite3.Error):
         return getattr(exc, "sqlite_errorcode", None) in SQLITE_AWAY
     psycopg = sys.modules.get("psycopg")
     return psycopg is not None and isinstance(
         exc, (psycopg.OperationalError, psycopg.errors.ReadOnlySqlTransaction))
+
+
+def whole_database_away(exc: BaseException) -> bool:
+    """Whether ``exc`` (``unavailable``) says the database as a whole cannot be reached now
+    (PostgreSQL down or cut off: no connection in time, a connection lost), so the next call
+    would wait as long for the same answer. Not a lock or a statement past its timeout (one
+    row or one query: the others go on), nor a read-only database, whose reads still answer.
+    Nor SQLite's file locked by another program: its reads still answer, and the one
+    connection a probe would hold while it waits is every request's.
+
+    >>> import sqlite3
+    >>> err = sqlite3.OperationalError("database is locked"); err.sqlite_errorcode = 5
+    >>> whole_database_away(err), whole_database_away(DatabaseAway())
+    (False, False)
+    """
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(exc, psycopg.OperationalError):
+        return False
+    return not isinstance(exc, (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled))
+
+
+def log_failure(log: logging.Logger, what: str, exc: BaseException) -> None:
+    """Logs that ``what`` failed, as much as an operator needs: a database known to be away
+    was said once already (``ObservedStore``); a database away is one line (it says what, and
+    the outage is not the code's fault); anything else with its traceback."""
+    if isinstance(exc, DatabaseAway):
+        log.debug("%s: %s", what, exc)
+    elif unavailable(exc):
+        log.warning("%s: %s", what, exc)
+    else:
+        log.error("%s", what, exc_info=exc)

@@ -1,4 +1,5 @@
-"""A store that remembers when the database last failed this process (``ObservedStore``).
+"""A store that remembers when the database last failed this process, and does not wait on a
+database it knows is away (``ObservedStore``).
 
 Why: time the database was away must count against nobody's turn. A person whose card the
 database refused (503) may have tried to play all through an outage; when it is back, the
@@ -7,16 +8,33 @@ card then refused as stale and the person marked away. The driver asks ``away_at
 gives a turn the outage touched its time again (``scopone.web.driver``). Every store call goes
 through here, the heartbeat's included, so an outage of more than a beat (5 s) is seen by every
 process, not only the one whose request it failed.
+
+Why not wait: every store call is short and synchronous, on the event loop, and with PostgreSQL
+down each one waited its 5 s for a connection before failing. The process's other requests (a
+rule page, a stream's ping) waited behind them, and the waits added up: four requests queued
+answered 503 after 5, 10, 15 and 19 s, a person's card waited 47 s in an outage of 50 s, and
+the tables' drivers, trying again every second, kept the loop blocked most of the time. So once
+a call finds PostgreSQL away as a whole (``whole_database_away``), the calls after it fail at
+once (``DatabaseAway``: 503) while a thread of its own asks the database, off the loop, whether
+it answers again; the first answer lets every call through again.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from .base import GameRecord, Listener, PersonRecord, Store
-from .errors import unavailable
+from .errors import DatabaseAway, unavailable, whole_database_away
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two questions to a database known to be away (each waits up to the ping's
+#: own 2 s): the process hears it back within about 2.5 s.
+PROBE_SECONDS = 0.5
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -30,22 +48,61 @@ class ObservedStore:
         self.kind = inner.kind
         #: When (``time.time()``) a call last failed with the database away; None: never.
         self.away_at: float | None = None
+        self._away = threading.Event()  # set while the database is known to be away
+        self._closing = threading.Event()
+        self._probe: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def away(self) -> bool:
+        """Whether calls fail at once now, the database known to be away."""
+        return self._away.is_set()
 
     def _call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        if self._away.is_set():
+            self.away_at = time.time()
+            raise DatabaseAway()
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
             if unavailable(exc):
                 self.away_at = time.time()
+                if whole_database_away(exc):
+                    self._known_away()
             raise
 
+    def _known_away(self) -> None:
+        with self._lock:
+            if self._away.is_set() or self._closing.is_set():
+                return
+            log.warning("the database is away: its calls fail at once until it answers again")
+            self._away.set()
+            self._probe = threading.Thread(target=self._until_back, name="store-probe",
+                                           daemon=True)
+            self._probe.start()
+
+    def _until_back(self) -> None:
+        start = time.monotonic()
+        while not self._closing.wait(PROBE_SECONDS):
+            if self.inner.ping():
+                log.warning("the database answers again, after %.1f s",
+                            time.monotonic() - start)
+                self._away.clear()
+                return
+
     def close(self) -> None:
+        self._closing.set()
+        if self._probe is not None:
+            self._probe.join()
         self.inner.close()
 
     def ping(self) -> bool:
-        ok = self._call(self.inner.ping)
-        if not ok:
+        if self._away.is_set():
+            return False
+        ok = self.inner.ping()
+        if not ok:  # no answer within the ping's own 2 s: away as a whole
             self.away_at = time.time()
+            self._known_away()
         return ok
 
     def insert(self, rec: GameRecord) -> None:

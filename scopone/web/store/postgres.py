@@ -32,6 +32,10 @@ from .base import (
 from .errors import SchemaTooNew
 
 log = logging.getLogger(__name__)
+# The pool warns of every connection it could not make: during an outage, several lines a
+# second (the probe of ``ObservedStore`` asks every half second). That store says when the
+# database goes away and when it is back; the pool's errors still show.
+logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 CHANNEL = "scopone_games"
 

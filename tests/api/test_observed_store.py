@@ -1,0 +1,97 @@
+"""``ObservedStore``: the outage noted for the turn clocks, and a database known to be away not
+asked again (each call waited its 5 s on the event loop) until a probe hears it back. The real
+outage, PostgreSQL cut off, is test_database_away.py's; here the failures are made by hand to
+tell which of them count."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from scopone.web.store import DatabaseAway, ObservedStore, log_failure, open_store
+from scopone.web.store import observed as observed_module
+
+WAIT = 10.0  # a guard on a loaded machine, never a measure
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ObservedStore]:
+    monkeypatch.setattr(observed_module, "PROBE_SECONDS", 0.01)
+    s = ObservedStore(open_store(tmp_path / "games.sqlite3"))
+    yield s
+    s.close()
+
+
+def _failing(store: ObservedStore, monkeypatch: pytest.MonkeyPatch, exc: Exception
+             ) -> list[str]:
+    """``version`` raises ``exc``; returns the list each call of it is noted in."""
+    calls: list[str] = []
+
+    def version(game_id: str) -> Any:
+        calls.append(game_id)
+        raise exc
+
+    monkeypatch.setattr(store.inner, "version", version)
+    return calls
+
+
+def test_a_database_away_as_a_whole_is_not_asked_until_a_probe_hears_it_back(
+        store: ObservedStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _failing(store, monkeypatch, psycopg.OperationalError("connection refused"))
+    pings = iter([False, False, True])
+    monkeypatch.setattr(store.inner, "ping", lambda: next(pings))
+    with pytest.raises(psycopg.OperationalError):
+        store.version("g")
+    assert store.away and store.away_at is not None
+    with pytest.raises(DatabaseAway):
+        store.load("g")  # failed without asking
+    assert not store.ping()  # /healthz: 503 without a wait
+    assert calls == ["g"]
+    deadline = time.monotonic() + WAIT
+    while store.away:  # the third ping answers
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert store.load("g") is None  # asked again
+
+
+@pytest.mark.parametrize("exc", [
+    psycopg.errors.LockNotAvailable("canceling statement due to lock timeout"),
+    psycopg.errors.QueryCanceled("canceling statement due to statement timeout"),
+    psycopg.errors.ReadOnlySqlTransaction("read-only transaction"),
+])
+def test_one_row_locked_or_one_slow_statement_stops_nothing_else(
+        store: ObservedStore, monkeypatch: pytest.MonkeyPatch, exc: Exception) -> None:
+    _failing(store, monkeypatch, exc)
+    with pytest.raises(type(exc)):
+        store.version("g")
+    assert store.away_at is not None  # a turn it touched still gets its time again
+    assert not store.away and store.load("g") is None
+
+
+def test_an_unanswered_ping_is_the_database_away(
+        store: ObservedStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store.inner, "ping", lambda: False)
+    assert not store.ping()
+    assert store.away
+    with pytest.raises(DatabaseAway):
+        store.load("g")
+
+
+def test_a_failure_is_logged_as_much_as_an_operator_needs(
+        caplog: pytest.LogCaptureFixture) -> None:
+    log = logging.getLogger("test")
+    caplog.set_level(logging.DEBUG, "test")
+    for exc in (DatabaseAway(), psycopg.OperationalError("connection refused"),
+                KeyError("a bug")):
+        log_failure(log, "could not", exc)
+    [away, refused, bug] = caplog.records
+    assert away.levelno == logging.DEBUG  # the store said it once already
+    assert refused.levelno == logging.WARNING and refused.exc_info is None
+    assert "connection refused" in refused.getMessage()
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None
