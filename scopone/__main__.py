@@ -46,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from .web import Settings
+    from .web.logs import log_config
     from .web.store import open_store
 
     settings = Settings.from_env(host=args.host, port=args.port, db_path=args.db,
@@ -63,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         _share_metrics()
     uvicorn.run("scopone.web.app:app_from_env", factory=True, host=settings.host,
                 port=settings.port, workers=settings.workers if settings.workers > 1 else None,
-                log_level="info" if args.access_log else "warning", access_log=args.access_log)
+                log_level="info" if args.access_log else "warning", access_log=args.access_log,
+                log_config=log_config())
     return 0
 
 

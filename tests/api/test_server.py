@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -154,3 +155,23 @@ def test_a_stopped_server_ends_its_event_streams_and_exits(
     assert rec is not None
     anna = rec.meta["table"]["seats"][0]
     assert anna["connected"] is False and anna["streams"] == {} and anna["gone_since"]
+
+
+def test_the_servers_log_lines_say_when_and_who(tmp_path: Path) -> None:
+    """The app's warnings (a database away, a failed card) carry their time, level and
+    logger, as the server's own lines do: they went out as the bare message."""
+    code = ("import logging, logging.config\n"
+            "from scopone.web.logs import log_config\n"
+            "logging.config.dictConfig(log_config())\n"
+            "logging.getLogger('scopone.web.store.observed').warning('the database is away')\n"
+            "logging.getLogger('scopone.web.app').info('removed 2 old games')\n"
+            "logging.getLogger('uvicorn.error').warning('uvicorn speaks')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=T, check=True)
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}"
+    lines = done.stderr.splitlines()
+    assert len(lines) == 3, done.stderr
+    assert re.fullmatch(stamp + r" WARNING scopone\.web\.store\.observed: the database is away",
+                        lines[0])
+    assert re.fullmatch(stamp + r" INFO scopone\.web\.app: removed 2 old games", lines[1])
+    assert re.fullmatch(stamp + r" WARNING: +uvicorn speaks", lines[2])
