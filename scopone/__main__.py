@@ -6,6 +6,7 @@ import argparse
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -47,13 +48,22 @@ def main(argv: list[str] | None = None) -> int:
 
     from .web import Settings
     from .web.logs import log_config
-    from .web.store import open_store
+    from .web.store import open_store, unavailable
 
     settings = Settings.from_env(host=args.host, port=args.port, db_path=args.db,
                                  database_url=args.database_url, workers=args.workers,
                                  ai_time_budget=args.ai_time_budget)
     # Made or upgraded once here, before any worker starts, so a bad URL fails loudly.
-    open_store(settings.store_url).close()
+    try:
+        open_store(settings.store_url).close()
+    except Exception as exc:
+        if not unavailable(exc):
+            raise
+        # Unreachable is not a bug: one line that says where, without a traceback (nor the
+        # URL's password).
+        print(f"Scopone: cannot reach the database ({_where(settings.store_url)}): {exc}",
+              file=sys.stderr, flush=True)
+        return 1
     where = "PostgreSQL" if settings.database_url else f"games in {settings.db_path}"
     print(f"Scopone: http://{settings.host}:{settings.port}/  ({where}, "
           f"{settings.workers} process{'es' if settings.workers > 1 else ''}, Hard thinks in "
@@ -67,6 +77,21 @@ def main(argv: list[str] | None = None) -> int:
                 log_level="info" if args.access_log else "warning", access_log=args.access_log,
                 log_config=log_config())
     return 0
+
+
+def _where(url: str) -> str:
+    """A database URL without its user and password.
+
+    >>> _where("postgresql://u:secret@db.example:5433/games?sslmode=require")
+    'postgresql://db.example:5433/games'
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if not parts.hostname:
+        return url  # a SQLite path
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{parts.hostname}{port}{parts.path}"
 
 
 if __name__ == "__main__":

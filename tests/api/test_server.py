@@ -175,3 +175,17 @@ def test_the_servers_log_lines_say_when_and_who(tmp_path: Path) -> None:
                         lines[0])
     assert re.fullmatch(stamp + r" INFO scopone\.web\.app: removed 2 old games", lines[1])
     assert re.fullmatch(stamp + r" WARNING: +uvicorn speaks", lines[2])
+
+
+def test_a_server_that_cannot_reach_its_database_says_so_in_one_line(tmp_path: Path) -> None:
+    """PostgreSQL not there at the start: one line naming where (not the password) and exit
+    status 1, not psycopg's traceback."""
+    url = f"postgresql://scopone:secret@127.0.0.1:{_free_port()}/games"
+    done = subprocess.run([sys.executable, "-m", "scopone", "serve", "--port",
+                           str(_free_port()), "--database-url", url],
+                          capture_output=True, text=True, timeout=T)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith("Scopone: cannot reach the database (postgresql://127.0.0.1:")
+    assert "secret" not in done.stderr
