@@ -10,6 +10,7 @@ from ..engine import Move, Rules, SeatView
 from ..players.search import SearchLimits
 from ..workers import in_pool
 from .hint import hint_for
+from .reasons import reasons
 from .review import Option, PlayReview, RoundTrace, review_round
 
 #: At most this many deals judge a position (as players.evaluate.JUDGE_LIMITS).
@@ -30,16 +31,22 @@ def _move(m: Move) -> dict[str, Any]:
     return {"card": str(m.card), "capture": codes(m.capture)}
 
 
-def _option(o: Option) -> dict[str, Any]:
-    return {**_move(o.move), "margin": round(o.margin, 3)}
+def _why(view: SeatView, m: Move) -> dict[str, Any]:
+    """A move the coach names, with its reasons in ``view``: the position it was chosen in."""
+    return {**_move(m), "reasons": reasons(view, m)}
 
 
-def _play(p: PlayReview) -> dict[str, Any]:
+def _option(view: SeatView, o: Option) -> dict[str, Any]:
+    return {**_why(view, o.move), "margin": round(o.margin, 3)}
+
+
+def _play(p: PlayReview, view: SeatView) -> dict[str, Any]:
+    """``view``: the seat's view just before the play, all it knew then."""
     return {"index": p.index, "hand": codes(p.hand), "table": codes(p.table),
-            "played": _move(p.played), "scopa": p.scopa, "forced": p.forced,
-            "best": None if p.best is None else _move(p.best), "label": p.label,
+            "played": _why(view, p.played), "scopa": p.scopa, "forced": p.forced,
+            "best": None if p.best is None else _why(view, p.best), "label": p.label,
             "loss": None if p.loss is None else round(p.loss, 3),
-            "options": [_option(o) for o in p.options], "by_computer": p.by_computer}
+            "options": [_option(view, o) for o in p.options], "by_computer": p.by_computer}
 
 
 @in_pool
@@ -47,8 +54,10 @@ def compute_hint(view: SeatView, seed: str, seconds: float) -> dict[str, Any]:
     h = hint_for(view, random.Random(seed), SearchLimits(seconds, DEALS, prune=False))
     # A forced move (no deals): nothing was compared, and its one option's 0 is no expected
     # margin, so no options are sent to show as one.
-    options = [_option(o) for o in h.options] if h.deals else []
-    return {"move": _move(h.best.move), "options": options, "deals": h.deals}
+    options = [_option(view, o) for o in h.options] if h.deals else []
+    # The move stays a move one can play as it is; its reasons go beside it.
+    return {"move": _move(h.best.move), "reasons": reasons(view, h.best.move),
+            "options": options, "deals": h.deals}
 
 
 @in_pool
@@ -59,11 +68,15 @@ def compute_review(trace: dict[str, Any], rules: dict[str, Any], seat: int, seed
     rev = review_round(t, seat, seed, SearchLimits(seconds, DEALS, prune=False))
     r = t.deal()
     history = []
+    views: dict[int, SeatView] = {}  # the seat's view before each of its plays
     for i, (s, m) in enumerate(t.plays):
+        if s == seat:
+            views[i] = SeatView.of(r, seat)
         play = r.play(m, seat=s)
         history.append({"seat": s, **_move(m), "scopa": play.scopa,
                         "by_computer": i in t.by_computer})
-    return {"seat": seat, "plays": [_play(p) for p in rev.plays], "history": history,
+    plays = [_play(p, views[p.index]) for p in rev.plays]
+    return {"seat": seat, "plays": plays, "history": history,
             "accuracy": rev.accuracy, "counts": rev.counts}
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from .schemas import CardCode, MoveOut
 
@@ -17,9 +17,45 @@ LabelOut = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 PlaceOut = Literal["hand", "table", "taken_a", "taken_b", "unseen"]
 
 
-class OptionOut(BaseModel):
-    card: CardCode
-    capture: list[CardCode]
+# ----- the reasons of a move (scopone/coach/reasons.py): facts from the person's own view ------
+
+
+class FactOut(BaseModel):
+    """scopa: the move sweeps the table (not on the round's last card); settebello: it takes
+    the settebello; lays_settebello: it lays the settebello on the table, someone still to play."""
+
+    kind: Literal["scopa", "settebello", "lays_settebello"]
+
+
+class CountOut(BaseModel):
+    """How many cards the capture wins (the played card included), and of them how many sevens
+    and how many coins (denari); sevens and coins only when there are some."""
+
+    kind: Literal["cards", "sevens", "coins"]
+    count: int = Field(ge=1, le=40)
+
+
+class LeavesOut(BaseModel):
+    """The table left adds up to ``sum``, and ``unseen`` cards of that rank are still unseen by
+    the person: the next player (an opponent) may sweep it with one of them for a scopa."""
+
+    kind: Literal["leaves"]
+    sum: int = Field(ge=1, le=10)
+    unseen: int = Field(ge=1, le=4)
+
+
+ReasonOut = Annotated[FactOut | CountOut | LeavesOut, Field(discriminator="kind")]
+
+
+class CoachMoveOut(MoveOut):
+    """A move the coach names, with its reasons in the position it was judged in (in the
+    order: scopa, cards, settebello, sevens, coins, lays_settebello, leaves)."""
+
+    # Empty in reviews stored before reasons were kept.
+    reasons: list[ReasonOut] = Field(default_factory=list)
+
+
+class OptionOut(CoachMoveOut):
     margin: float  # expected points of our pair minus theirs to the round's end
 
 
@@ -27,7 +63,8 @@ class HintOut(BaseModel):
     """Hard's recommended move from the person's own view, and the best few with margins."""
 
     version: int  # the game version the hint is for
-    move: MoveOut
+    move: MoveOut  # as a move is played (POST .../moves), so a client can play it as it is
+    reasons: list[ReasonOut]  # the reasons of ``move`` (as each option's)
     options: list[OptionOut]  # best first, at most three; none for a forced move
     deals: int  # imagined deals behind the margins; 0 for a forced move
     # Hints asked this round, this one included (a position asked again counts once), and the
@@ -39,10 +76,10 @@ class PlayReviewOut(BaseModel):
     index: int  # position in the round's plays (history), 0 for the lead
     hand: list[CardCode]  # the person's own hand before the play
     table: list[CardCode]  # the table before the play
-    played: MoveOut
+    played: CoachMoveOut
     scopa: bool
     forced: bool  # only one legal move: shown, not judged
-    best: MoveOut | None
+    best: CoachMoveOut | None
     label: LabelOut | None
     loss: float | None  # expected points the play cost against the best
     options: list[OptionOut]

@@ -26,6 +26,11 @@ const TEXT = {
     tableBefore: 'Table before the play', handBefore: 'Your hand', empty: 'empty',
     prev: 'Previous', next: 'Next', close: 'Close', hintsUsed: 'Hints used: {n}',
     scopa: 'Scopa!', margin: '{m} points',
+    whyTakes: 'takes {n} cards', whySettebello: 'the settebello', whyCoin: '1 coin',
+    whyCoins: '{n} coins', whyOtherSeven: '1 other seven', whyOtherSevens: '{n} other sevens',
+    whyOtherCoin: '1 other coin', whyOtherCoins: '{n} other coins', whyLays: 'lays the settebello on the table',
+    whyLeaves1: 'leaves {s} on the table: {k} is still out',
+    whyLeaves: 'leaves {s} on the table: {k} are still out',
     stats: 'Statistics', statsTitle: 'Your statistics', backToGame: 'Back to the game',
     noStats: 'No statistics yet: play a round first.',
     level: 'Level', easy: 'Easy', normal: 'Normal', hard: 'Hard', matches: 'Matches',
@@ -64,6 +69,11 @@ const TEXT = {
     tableBefore: 'Tavola prima della giocata', handBefore: 'La tua mano', empty: 'vuota',
     prev: 'Precedente', next: 'Successiva', close: 'Chiudi', hintsUsed: 'Suggerimenti usati: {n}',
     scopa: 'Scopa!', margin: '{m} punti',
+    whyTakes: 'prende {n} carte', whySettebello: 'il settebello', whyCoin: '1 denaro',
+    whyCoins: '{n} denari', whyOtherSeven: '1 altro sette', whyOtherSevens: '{n} altri sette',
+    whyOtherCoin: '1 altro denaro', whyOtherCoins: '{n} altri denari', whyLays: 'cala il settebello in tavola',
+    whyLeaves1: 'lascia {s} in tavola: {k} ancora da vedere',
+    whyLeaves: 'lascia {s} in tavola: {k} ancora da vedere',
     stats: 'Statistiche', statsTitle: 'Le tue statistiche', backToGame: 'Torna alla partita',
     noStats: 'Ancora nessuna statistica: gioca prima una smazzata.',
     level: 'Livello', easy: 'Facile', normal: 'Normale', hard: 'Difficile', matches: 'Partite',
@@ -102,6 +112,12 @@ const TEXT = {
     tableBefore: 'Tisch vor dem Zug', handBefore: 'Deine Hand', empty: 'leer',
     prev: 'Zurück', next: 'Weiter', close: 'Schließen', hintsUsed: 'Benutzte Tipps: {n}',
     scopa: 'Scopa!', margin: '{m} Punkte',
+    whyTakes: 'nimmt {n} Karten', whySettebello: 'den Settebello', whyCoin: '1 Münze',
+    whyCoins: '{n} Münzen', whyOtherSeven: '1 weitere Sieben',
+    whyOtherSevens: '{n} weitere Siebenen', whyOtherCoin: '1 weitere Münze',
+    whyOtherCoins: '{n} weitere Münzen', whyLays: 'legt den Settebello auf den Tisch',
+    whyLeaves1: 'lässt {s} auf dem Tisch liegen: {k} noch nicht gesehen',
+    whyLeaves: 'lässt {s} auf dem Tisch liegen: {k} noch nicht gesehen',
     stats: 'Statistik', statsTitle: 'Deine Statistik', backToGame: 'Zurück zum Spiel',
     noStats: 'Noch keine Statistik: Spiel zuerst eine Runde.',
     level: 'Level', easy: 'Leicht', normal: 'Normal', hard: 'Schwer', matches: 'Partien',
@@ -118,6 +134,61 @@ const TEXT = {
   },
 };
 
+// A count of cards of one rank, as the reasons say it: "2 sevens", "1 fante", "2 Siebenen".
+// Each language opens on one line with its words: the tests read `  en: {` blocks as texts.
+const RANK_WORDS = {
+  en: { one: ['ace', 'two', 'three', 'four', 'five', 'six', 'seven', 'jack', 'knight', 'king'],
+    many: ['aces', 'twos', 'threes', 'fours', 'fives', 'sixes', 'sevens', 'jacks', 'knights', 'kings'] },
+  it: { one: ['asso', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'fante', 'cavallo', 're'],
+    many: ['assi', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'fanti', 'cavalli', 're'] },
+  de: { one: ['Ass', 'Zwei', 'Drei', 'Vier', 'Fünf', 'Sechs', 'Sieben', 'Bube', 'Reiter', 'König'],
+    many: ['Asse', 'Zweien', 'Dreien', 'Vieren', 'Fünfen', 'Sechsen', 'Siebenen', 'Buben', 'Reiter', 'Könige'] },
+};
+
+/** "2 sevens", "1 ace": `n` cards of `rank` (1-10) in `lang`. */
+export function rankCount(lang, rank, n) {
+  const words = RANK_WORDS[lang] || RANK_WORDS.en;
+  return `${n} ${(n === 1 ? words.one : words.many)[rank - 1]}`;
+}
+
+/**
+ * A move's reasons as the server gives them (scopone/coach/reasons.py: facts from the person's
+ * own view, in order) as short texts: [{text, scopa}], e.g. "Scopa!", "takes 4 cards: the
+ * settebello, 2 coins", "leaves 7 on the table: 2 sevens are still out". What the capture takes
+ * (settebello, sevens, coins) is said with its count of cards, the settebello once: the sevens
+ * and coins the server counts include it, so beside it the others are said ("1 other seven").
+ * A kind this page does not know is left out.
+ */
+export function reasonTexts(lang, reasons) {
+  const tr = (key, params) => ct(lang, key, params);
+  const out = [];
+  let takes = null;
+  const settebello = (reasons || []).some((r) => r.kind === 'settebello') ? 1 : 0;
+  const other = (key, n) => (n === 1 ? tr(`whyOther${key}`) : tr(`whyOther${key}s`, { n }));
+  for (const r of reasons || []) {
+    const n = r.count - settebello; // for sevens and coins: those that are not the settebello
+    if (r.kind === 'scopa') out.push({ text: tr('scopa'), scopa: true });
+    else if (r.kind === 'cards') {
+      takes = { text: tr('whyTakes', { n: r.count }), what: [] };
+      out.push(takes);
+    } else if (r.kind === 'settebello' && takes) takes.what.push(tr('whySettebello'));
+    else if (r.kind === 'sevens' && takes && n > 0) {
+      takes.what.push(settebello ? other('Seven', n) : rankCount(lang, 7, n));
+    } else if (r.kind === 'coins' && takes && n > 0) {
+      takes.what.push(settebello ? other('Coin', n) : tr(n === 1 ? 'whyCoin' : 'whyCoins', { n }));
+    }
+    else if (r.kind === 'lays_settebello') out.push({ text: tr('whyLays') });
+    else if (r.kind === 'leaves') {
+      const k = rankCount(lang, r.sum, r.unseen);
+      out.push({ text: tr(r.unseen === 1 ? 'whyLeaves1' : 'whyLeaves', { s: r.sum, k }) });
+    }
+  }
+  return out.map((o) => ({
+    text: o.what && o.what.length ? `${o.text}: ${o.what.join(', ')}` : o.text,
+    scopa: Boolean(o.scopa),
+  }));
+}
+
 /** A coach text in `lang`, with `{name}` placeholders filled from `params`. */
 export function ct(lang, key, params = {}) {
   const table = TEXT[lang] || TEXT.en;
@@ -131,6 +202,9 @@ export function missingCoachKeys() {
   const missing = [];
   for (const lang of Object.keys(TEXT)) {
     for (const key of keys) if (!(key in TEXT[lang])) missing.push(`${lang}.${key}`);
+    for (const n of ['one', 'many']) {
+      if ((RANK_WORDS[lang]?.[n] || []).length !== 10) missing.push(`${lang}.rank.${n}`);
+    }
   }
   return missing;
 }

@@ -6,7 +6,7 @@
 import { ApiError, call } from './api.js';
 import { cardSvg } from './cards.js';
 import { cardList, cardName, seatName, t } from './i18n.js';
-import { ct, signed } from './coach-text.js';
+import { ct, reasonTexts, signed } from './coach-text.js';
 
 const $ = (id) => document.getElementById(id);
 /** Whether two moves of the coach's answers are the same card taking the same cards (the
@@ -74,12 +74,23 @@ export function installCoach(getState, options = {}) {
     ? tr('take', { card: cardName(lang(), m.card), cards: cardList(lang(), m.capture) })
     : tr('lay', { card: cardName(lang(), m.card) }));
 
-  /** One move of a judged play's list with its margin; the move played is marked as the
-   * person's (listed after the best few when it is not among them). */
-  function optionRow(o, played) {
-    const mine = sameMove(o, played);
+  /** A move's reasons, the server's facts about it (scopa, what it takes, what it leaves the
+   * next player), as one muted line of text: the dots between them are for the eye only. */
+  function whyHtml(reasons) {
+    const parts = reasonTexts(lang(), reasons).map((r) => (r.scopa
+      ? `<b class="why-scopa">${esc(r.text)}</b>` : esc(r.text)));
+    return parts.length
+      ? ` <span class="why">${parts.join('<span class="why-dot" aria-hidden="true"> ·</span> ')}</span>` : '';
+  }
+
+  /** One move of a hint's or a judged play's list: the move, its margin, its reasons under
+   * them; in a review, the move played is marked as the person's (listed after the best few
+   * when it is not among them). */
+  function optionRow(o, { played = null, top = false } = {}) {
+    const mine = played !== null && sameMove(o, played);
     const yours = mine ? ` <span class="yours">${esc(tr('yourPlay'))}</span>` : '';
-    return `<li${mine ? ' class="mine"' : ''}><span class="opt">${esc(moveText(o))}${yours}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`;
+    const cls = [top && 'top', mine && 'mine'].filter(Boolean).join(' ');
+    return `<li${cls ? ` class="${cls}"` : ''}><span class="opt">${esc(moveText(o))}${yours}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span>${whyHtml(o.reasons)}</li>`;
   }
 
   // ----- hint -----------------------------------------------------------------------------
@@ -153,16 +164,11 @@ export function installCoach(getState, options = {}) {
       }
       // A forced move (deals 0, no options) was not judged: it is named, with no margin.
       const forced = h.deals === 0 || !h.options.length;
-      // A move that sweeps the table says so (SPEC §1: a scopa, unless it is the round's last
-      // card): the reason a newcomer most often misses.
-      const last = view.hand_counts.reduce((a, n) => a + n, 0) === 1;
-      const sweeps = (o) => !last && o.capture.length > 0 && o.capture.length === view.table.length;
-      const scopa = (o) => (sweeps(o) ? ` <b class="hint-scopa">${esc(tr('scopa'))}</b>` : '');
-      const rows = h.options.map((o, i) => `<li${i === 0 ? ' class="top"' : ''}>
-        <span class="opt">${esc(moveText(o))}${scopa(o)}</span>
-        <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span></li>`).join('');
+      // Each move with its reasons (the server's: a scopa, what it takes, what it leaves the
+      // next player), which a newcomer does not read in the margins.
+      const rows = h.options.map((o, i) => optionRow(o, { top: i === 0 })).join('');
       const best = tr(forced ? 'hintForced' : 'hintBest', { move: moveText(h.move) });
-      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(best)}</strong>${scopa(h.move)}</p>
+      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(best)}</strong>${whyHtml(h.reasons)}</p>
         <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
         ${forced ? '' : `<p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
         <p class="hint-sub">${esc(tr('hintFree'))}</p>`}`;
@@ -548,17 +554,19 @@ export function installCoach(getState, options = {}) {
       const after = p.label === 'best' ? tr('asGood') : tr('cost', { x: signed(lang(), p.loss).replace('+', '') });
       verdict = `<p class="verdict"><span class="chip ${p.label}" id="review-label">${esc(tr(p.label))}</span>
         ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(after)}`}</p>
-        <ol class="hint-options">${p.options.map((o) => optionRow(o, p.played)).join('')}</ol>`;
+        <ol class="hint-options">${p.options.map((o) => optionRow(o, { played: p.played })).join('')}</ol>`;
     }
     // The round as it happened: the others' plays since the person's previous one.
     const since = r.step === 0 ? 0 : d.plays[r.step - 1].index + 1;
     const before = d.history.slice(since, p.index).map((h) => `<li${h.by_computer ? ' class="by-computer"' : ''}>${esc(playedBy(h))}: ${esc(moveText(h))}${h.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</li>`).join('');
     const played = p.by_computer ? tr('computerPlayed', { move: moveText(p.played) }) : tr('youPlayed', { move: moveText(p.played) });
+    // A review stored before reasons were kept (none sent for its moves) still says its scopa.
+    const why = p.scopa && !(p.played.reasons || []).length ? [{ kind: 'scopa' }] : p.played.reasons;
     return `${acc}${counts}${hints}
       <section class="review-step${p.by_computer ? ' by-computer' : ''}" aria-live="polite" aria-atomic="true">
         <h3 id="review-step">${esc(tr('step', { k: r.step + 1, n: d.plays.length }))}</h3>
         ${before ? `<ul class="review-before">${before}</ul>` : ''}
-        <p class="played">${esc(played)}${p.scopa ? ` <b>${esc(tr('scopa'))}</b>` : ''}</p>
+        <p class="played">${esc(played)}${whyHtml(why)}</p>
         ${verdict}
         <h4>${esc(tr('tableBefore'))}</h4>${cardsRow('review-table', p.table, tableMarks)}
         <h4>${esc(tr('handBefore'))}</h4>${cardsRow('review-hand', p.hand, marks)}

@@ -64,6 +64,18 @@ def test_a_hint_names_a_legal_move_of_the_persons_own_view_and_is_counted(api: A
         assert shown <= set(g["hand"]) | set(g["table"])
         margins = [o["margin"] for o in h["options"]]
         assert margins == sorted(margins, reverse=True)
+        # Each move with its reasons; a scopa exactly where the move sweeps the table and is
+        # not the round's last card (SPEC §1).
+        last = sum(g["hand_counts"]) == 1
+        if h["options"]:  # the first is the hint's move
+            assert h["reasons"] == h["options"][0]["reasons"]
+        for o in [{**h["move"], "reasons": h["reasons"]}, *h["options"]]:
+            sweeps = bool(o["capture"]) and len(o["capture"]) == len(g["table"]) and not last
+            assert ({"kind": "scopa"} in o["reasons"]) == sweeps, (o, g["table"])
+            # What a capture wins: on the round's last card, whatever is left on the table too.
+            won = 1 + (len(g["table"]) if last else len(o["capture"]))
+            assert [r for r in o["reasons"] if r["kind"] == "cards"] == (
+                [{"kind": "cards", "count": won}] if o["capture"] else [])
 
     game = api.round_end(game, rng, ask)
     assert asked == 10
@@ -123,9 +135,12 @@ def test_the_review_of_a_round_its_errors_and_its_storage(api: Api) -> None:
         assert set(p["hand"]) <= own
         before = {h["card"] for h in history[:p["index"]]}
         assert set(p["table"]) <= before
+        # Its reasons, the scopa among them when it was one.
+        assert ({"kind": "scopa"} in p["played"]["reasons"]) == p["scopa"]
         if p["forced"]:
             assert p["label"] is None and p["best"] is None
         else:
+            assert all("reasons" in o for o in [p["best"], *p["options"]])
             assert p["label"] in ("best", "good", "inaccuracy", "mistake", "blunder")
             assert p["best"]["card"] in p["hand"] and p["loss"] >= 0
     judged = [p for p in rev["plays"] if not p["forced"]]
@@ -333,6 +348,47 @@ def test_a_finished_round_is_reviewed_without_being_asked(api: Api) -> None:
     other = api.store.load(anonymous["id"])
     assert other is not None and "reviews" not in other.meta.get("coach", {})
     assert len(api.client.get(f"/api/people/{pid}/stats").json()["accuracy"]) <= 1
+
+
+def test_a_review_stored_before_reasons_were_kept_is_still_answered(api: Api) -> None:
+    """Reviews are stored with the game: one judged before moves had reasons has none, and is
+    answered all the same (its moves with no reasons), not refused by the response model."""
+    game = api.round_end(create(api), random.Random(10))
+    gid = game["id"]
+    fresh = api.client.get(f"/api/games/{gid}/rounds/1/review").json()
+    rec = api.store.load(gid)
+    assert rec is not None
+    stored = rec.meta["coach"]["reviews"]["1:0"]
+    for p in stored["plays"]:
+        for m in [p["played"], p["best"], *p["options"]]:
+            if m is not None:
+                m.pop("reasons")
+    assert api.store.update(rec, rec.version, rec.updated)
+    old = api.client.get(f"/api/games/{gid}/rounds/1/review")
+    assert old.status_code == 200, old.text
+    plays = old.json()["plays"]
+    assert [p["played"]["reasons"] for p in plays] == [[] for _ in plays]
+    assert [p["played"]["card"] for p in plays] == [p["played"]["card"] for p in fresh["plays"]]
+
+
+def test_the_reasons_in_the_openapi_document_are_the_coachs_kinds(api: Api) -> None:
+    """The contract names every kind of reason coach/reasons.py gives, and no other."""
+    from scopone.coach.reasons import KINDS
+
+    schemas = api.client.get("/openapi.json").json()["components"]["schemas"]
+    items = schemas["CoachMoveOut"]["properties"]["reasons"]["items"]
+    assert set(items["discriminator"]["mapping"]) == set(KINDS)
+    kinds = set()
+    for ref in items["oneOf"]:
+        kind = schemas[ref["$ref"].rsplit("/", 1)[1]]["properties"]["kind"]
+        kinds |= set(kind.get("enum", [kind.get("const")]))
+    assert kinds == set(KINDS)
+    assert schemas["OptionOut"]["properties"]["reasons"] == \
+        schemas["CoachMoveOut"]["properties"]["reasons"]
+    assert schemas["HintOut"]["properties"]["reasons"] == \
+        schemas["CoachMoveOut"]["properties"]["reasons"]
+    # A hint's move is still a move as it is played: the reasons go beside it.
+    assert schemas["HintOut"]["properties"]["move"] == {"$ref": "#/components/schemas/MoveOut"}
 
 
 def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:

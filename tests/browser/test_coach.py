@@ -97,25 +97,119 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
     page.wait_for_function("() => document.querySelector('.card.hinted') === null")
 
 
-def test_a_hinted_move_that_sweeps_the_table_is_called_a_scopa(
-        open_page: Callable[..., Any], server: Server) -> None:
-    """Eight of Cups takes all four cards on the table (1C 1B 4C 2S): the hint calls it a scopa,
-    and no move that leaves a card on the table."""
+#: A phone as narrow as they come: the hint's reasons must fit it too.
+NARROW_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 740}}
+RANKS_EN = ["ace", "two", "three", "four", "five", "six", "seven", "jack", "knight", "king"]
+# Each row's reasons as read (null: none), and whether it names a scopa in bold.
+WHY = """els => els.map((e) => { const w = e.querySelector('.why');
+  return w ? [w.innerText, w.querySelector('b.why-scopa') !== null] : null; })"""
+
+
+def english(reasons: list[dict[str, Any]]) -> str | None:
+    """A move's reasons as the page says them in English (None: it has none). The settebello
+    is one of the sevens and the coins the server counts: the others are said beside it."""
+    out: list[str] = []
+    what: list[str] = []
+    takes = -1
+    settebello = {"kind": "settebello"} in reasons
+    for r in reasons:
+        kind, n = r["kind"], r.get("count", 0)
+        if kind == "scopa":
+            out.append("Scopa!")
+        elif kind == "cards":
+            takes = len(out)
+            out.append(f"takes {n} cards")
+        elif kind == "settebello":
+            what.append("the settebello")
+        elif kind in ("sevens", "coins"):
+            n -= settebello
+            other = " other" if settebello else ""
+            if n:
+                what.append(f"{n}{other} {kind[:-1]}{'s' * (n > 1)}")
+        elif kind == "lays_settebello":
+            out.append("lays the settebello on the table")
+        else:
+            k = r["unseen"]
+            out.append(f"leaves {r['sum']} on the table: {k} {RANKS_EN[r['sum'] - 1]}"
+                       f"{'s are' if k > 1 else ' is'} still out")
+    if what:
+        out[takes] += ": " + ", ".join(what)
+    return " · ".join(out) or None
+
+
+@pytest.mark.parametrize("device", [DESKTOP, NARROW_PHONE], ids=["desktop", "phone-360"])
+def test_the_hint_says_the_reasons_of_each_move(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any]) -> None:
+    """The server's reasons, under each move of the hint and after its best: Eight of Cups
+    takes all four cards on the table (1C 1B 4C 2S), a scopa, and nothing leaves a card on the
+    table without saying so. On a 360 px phone the panel still fits its width."""
     gid = server.insert(HANDS, TABLE, dealer=3)
-    page = open_page(DESKTOP, game=gid)
+    page = open_page(device, game=gid)
     page.wait_for_function(PLAYABLE)
     with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
-        page.keyboard.press("h")
+        press(page, "h", device, "#btn-hint")
     hint = answer.value.json()
     page.wait_for_function(HINT_SHOWN)
-    rows = page.eval_on_selector_all(
-        "#coach-hint .hint-options li", "els => els.map(e => e.querySelector('.hint-scopa')"
-        " ? e.querySelector('.opt').textContent : null)")
-    sweeping = [len(o["capture"]) == 4 for o in hint["options"]]
-    assert [r is not None for r in rows] == sweeping and any(sweeping)
-    assert all(r.rstrip().endswith("Scopa!") for r in rows if r)
-    best_sweeps = len(hint["move"]["capture"]) == 4
-    assert (page.locator(".hint-best .hint-scopa").count() == 1) == best_sweeps
+    rows = page.eval_on_selector_all("#coach-hint .hint-options li", WHY)
+    said = [english(o["reasons"]) for o in hint["options"]]
+    assert [r and r[0] for r in rows] == said
+    sweeping = [o["card"] == "8C" and len(o["capture"]) == 4 for o in hint["options"]]
+    assert [bool(r and r[1]) for r in rows] == sweeping and any(sweeping)
+    assert "Scopa! · takes 5 cards" in said
+    best = page.eval_on_selector_all("#coach-hint .hint-best", WHY)
+    why = english(hint["reasons"])
+    assert best == [None if why is None else [why, hint["move"]["card"] == "8C"]]
+    # Text, for the eye and a screen reader alike; the dots between reasons only for the eye.
+    assert page.locator("#coach-hint .why-dot[aria-hidden='true']").count() >= 1
+    fits = page.evaluate("""() => { const box = document.getElementById('coach-hint');
+      const r = box.getBoundingClientRect();
+      return [box.scrollWidth <= box.clientWidth, r.left >= 0 && r.right <= innerWidth,
+              [...box.querySelectorAll('.why')].every((w) => {
+                const q = w.getBoundingClientRect();
+                return q.left >= r.left && q.right <= r.right; })]; }""")
+    assert fits == [True, True, True]
+    kind = "desktop" if device is DESKTOP else "phone-360"
+    page.screenshot(path=str(ARTIFACTS / f"coach-hint-reasons-{kind}.png"))
+    assert_accessible(page, "hint with reasons")
+
+
+def test_the_reasons_are_said_in_every_language(open_page: Callable[..., Any]) -> None:
+    page = open_page(DESKTOP)
+    cases = [
+        [{"kind": "scopa"}, {"kind": "cards", "count": 4}, {"kind": "sevens", "count": 2},
+         {"kind": "coins", "count": 1}, {"kind": "leaves", "sum": 8, "unseen": 1}],
+        [{"kind": "cards", "count": 3}, {"kind": "settebello"}, {"kind": "sevens", "count": 2},
+         {"kind": "coins", "count": 3}, {"kind": "leaves", "sum": 7, "unseen": 2}],
+        [{"kind": "cards", "count": 2}, {"kind": "settebello"}, {"kind": "sevens", "count": 1},
+         {"kind": "coins", "count": 2}],
+        [{"kind": "lays_settebello"}, {"kind": "leaves", "sum": 10, "unseen": 3}],
+    ]
+    said = page.evaluate(
+        "async (cases) => { const m = await import('/static/js/coach-text.js');"
+        " return ['en', 'it', 'de'].map((l) => cases.map((rs) => m.reasonTexts(l, rs)"
+        ".map((r) => r.text))); }", cases)
+    assert said == [
+        [["Scopa!", "takes 4 cards: 2 sevens, 1 coin",
+          "leaves 8 on the table: 1 jack is still out"],
+         ["takes 3 cards: the settebello, 1 other seven, 2 other coins",
+          "leaves 7 on the table: 2 sevens are still out"],
+         ["takes 2 cards: the settebello, 1 other coin"],
+         ["lays the settebello on the table", "leaves 10 on the table: 3 kings are still out"]],
+        [["Scopa!", "prende 4 carte: 2 sette, 1 denaro",
+          "lascia 8 in tavola: 1 fante ancora da vedere"],
+         ["prende 3 carte: il settebello, 1 altro sette, 2 altri denari",
+          "lascia 7 in tavola: 2 sette ancora da vedere"],
+         ["prende 2 carte: il settebello, 1 altro denaro"],
+         ["cala il settebello in tavola", "lascia 10 in tavola: 3 re ancora da vedere"]],
+        [["Scopa!", "nimmt 4 Karten: 2 Siebenen, 1 Münze",
+          "lässt 8 auf dem Tisch liegen: 1 Bube noch nicht gesehen"],
+         ["nimmt 3 Karten: den Settebello, 1 weitere Sieben, 2 weitere Münzen",
+          "lässt 7 auf dem Tisch liegen: 2 Siebenen noch nicht gesehen"],
+         ["nimmt 2 Karten: den Settebello, 1 weitere Münze"],
+         ["legt den Settebello auf den Tisch",
+          "lässt 10 auf dem Tisch liegen: 3 Könige noch nicht gesehen"]]]
+    # The page's English is the tests' too (english() reads every review and hint above).
+    assert [english(rs) for rs in cases] == [" · ".join(t) for t in said[0]]
 
 
 def test_a_hint_the_coach_could_not_give_is_said_and_asked_again_with_h(
@@ -373,6 +467,14 @@ def test_review_with_r_and_the_statistics_page(
     assert hand_played == [first["played"]["card"]]
     table_played = codes(page, "#review .review-step .review-table .mini.played")
     assert sorted(table_played) == sorted(first["played"]["capture"])
+
+    def said_as_sent(p: dict[str, Any]) -> None:
+        shown = review_reasons(page)
+        assert shown["played"] == english(p["played"]["reasons"]), (shown, p)
+        listed = [] if p["forced"] or p["by_computer"] else p["options"]
+        assert shown["options"] == [english(o["reasons"]) for o in listed], (shown, p)
+
+    said_as_sent(first)
     # Step through every play: arrows on the desktop, the Next button on the phone.
     for k in range(2, n + 1):
         if device is PHONE:
@@ -382,6 +484,7 @@ def test_review_with_r_and_the_statistics_page(
         page.wait_for_function(
             f"() => document.getElementById('review-step').textContent === 'Play {k} of {n}'")
         p = review["plays"][k - 1]
+        said_as_sent(p)
         # The others' plays since the previous one of the person, as they happened.
         others = review["history"][review["plays"][k - 2]["index"] + 1:p["index"]]
         assert page.locator(".review-before li").count() == len(others)
@@ -391,7 +494,7 @@ def test_review_with_r_and_the_statistics_page(
             assert page.inner_text("#review-label") in (
                 "best", "good", "inaccuracy", "mistake", "blunder")
             # The move played is in the list with its margin, marked, whatever its rank.
-            assert p["played"] in [{"card": o["card"], "capture": o["capture"]}
+            assert p["played"] in [{k: o[k] for k in ("card", "capture", "reasons")}
                                    for o in p["options"]]
             mine = page.locator(".review-step .hint-options li.mine")
             assert mine.count() == 1 and "(yours)" in mine.inner_text()
@@ -445,6 +548,54 @@ def test_a_play_labelled_best_is_not_said_to_have_cost_points(
         "() => document.getElementById('review-label')?.textContent === 'best'")
     verdict = page.inner_text(".review-step .verdict")
     assert "Best play:" in verdict and "as good" in verdict and "cost" not in verdict
+
+
+def review_reasons(page: Any) -> dict[str, Any]:
+    """What the review's step shows of reasons: the played line's, and each listed move's."""
+    return dict(page.evaluate("""() => {
+      const why = (e) => { const w = e && e.querySelector('.why'); return w ? w.innerText : null; };
+      return { played: why(document.querySelector('.review-step .played')),
+               options: [...document.querySelectorAll('.review-step .hint-options li')].map(why) };
+    }"""))
+
+
+def test_the_review_says_the_reasons_of_the_play_and_of_each_move(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Seat 0 leads with two cards: Six of Swords sweeps 2C 4C (a scopa, three cards), Nine of
+    Coins would lay a card. The review says so beside the play and the moves it lists; a review
+    stored before reasons were kept still calls its scopa one."""
+    gid = server.insert(["6S 9D", "7C 1C", "5D 1S", "7S 3C"], "2C 4C", dealer=3)
+    page = open_page(DESKTOP, game=gid)
+    page.wait_for_function(PLAYABLE)
+    page.keyboard.press(str(codes(page, "#hand .card").index("6S") + 1))
+    if page.locator("#hand .card.selected").count():
+        page.keyboard.press("Enter")
+    play_round(page)
+    page.wait_for_selector("#summary #summary-review")
+    review = json.loads(server.http.get(f"/api/games/{gid}/rounds/1/review").text)
+    first = review["plays"][0]
+    assert first["played"] == {"card": "6S", "capture": ["2C", "4C"],
+                               "reasons": [{"kind": "scopa"}, {"kind": "cards", "count": 3}]}
+    page.keyboard.press("r")
+    page.wait_for_selector("#review #review-step")
+    shown = review_reasons(page)
+    assert shown["played"] == "Scopa! · takes 3 cards"
+    assert page.locator(".review-step .played .why b.why-scopa").count() == 1
+    assert shown["options"] == [english(o["reasons"]) for o in first["options"]]
+    assert "Scopa! · takes 3 cards" in shown["options"] and len(shown["options"]) == 2
+    page.screenshot(path=str(ARTIFACTS / "coach-review-reasons-desktop.png"))
+    assert_accessible(page, "review with reasons")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#review", state="hidden")
+    for p in review["plays"]:
+        for m in [p["played"], p["best"], *p["options"]]:
+            if m is not None:
+                m["reasons"] = []
+    page.route(f"**/api/games/{gid}/rounds/1/review", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(review)))
+    page.keyboard.press("r")
+    page.wait_for_selector("#review #review-step")
+    assert review_reasons(page) == {"played": "Scopa!", "options": [None, None]}
 
 
 def test_coach_texts_exist_in_every_language(open_page: Callable[..., Any]) -> None:
