@@ -9,6 +9,7 @@ import { LANGS, browserLang } from './i18n.js';
 import { follow } from './push.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
 import { announceRound, showPlay as show } from './show.js';
+import { cardWaits, offered, serversFault } from './resend.js';
 import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
@@ -82,6 +83,7 @@ function adopt(view, openSummary = true, switching = false) {
   if (old && view.id === old.id && view.version < old.version) return;
   if (old && view.id !== old.id && !switching) return;
   state.view = view;
+  if (waiting.card && !offered(view, waiting.card)) waiting.drop(); // the game moved on
   // A computer's turn: the server is deciding its card (render.js shows who), until it comes.
   state.thinking = view.status === 'computer_turn' ? view.turn : null;
   // An answer is news of the game, not of the stream: a stream still down stays said.
@@ -218,14 +220,30 @@ async function playMove(move) {
   state.busy = true;
   try {
     receive(await serial(() => api.move(before.id, before.version, move)));
+    waiting.drop();
     state.leftMatch = null; // playing the new match is choosing it
   } catch (err) {
+    if (serversFault(err)) waiting.later(move, before);
+    else waiting.drop();
     failed(err);
   } finally {
     state.busy = false;
     renderNow();
   }
 }
+
+// The card the server could not take, sent again by itself (resend.js).
+const waiting = cardWaits((card) => {
+  if (!offered(state.view, card)) {
+    waiting.drop();
+    renderNow();
+    return true;
+  }
+  if (state.busy) return false;
+  playMove(card.move);
+  return true;
+});
+state.cardWaits = waiting;
 
 /** Whether `view` is a match the person would mind losing: not over, and a card of theirs
  * played or a round behind them. */
@@ -315,8 +333,10 @@ async function resume() {
       const opening = !state.view;
       adopt(view, true, true);
       if (opening) announceRound(state, view);
-      // Retry (or the page back online): the stream of this game, if it was down, now.
+      // Retry (or the page back online): the stream of this game, if it was down, now, and
+      // a card that waits.
       if (had && stream === had) stream.reconnect();
+      waiting.now();
       return;
     } catch (err) {
       if (err.status !== 404) {

@@ -313,8 +313,11 @@ function renderLeftMatch(state) {
 }
 
 function renderError(state) {
-  $('error').hidden = !state.error;
-  $('error-text').textContent = tr('error');
+  // A card the server could not take waits to be sent again (resend.js): said until it goes,
+  // whatever news of the game comes meanwhile.
+  const waits = Boolean(state.cardWaits && state.cardWaits.card);
+  $('error').hidden = !state.error && !waits;
+  $('error-text').textContent = tr(waits ? 'errorCardWaits' : 'error');
   $('error-retry').textContent = tr('retry');
 }
 

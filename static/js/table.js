@@ -11,6 +11,7 @@ import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
 import { place, seatAt, turnGame } from './seats.js';
+import { cardWaits, offered, serversFault } from './resend.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
 import { playText, showPlay } from './show.js';
@@ -157,6 +158,7 @@ function take(tv, view, openSummary = true) {
   if (!keepsChoice(state.sel, view)) state.sel = null;
   state.view = view;
   state.error = null;
+  if (waiting.card && !offered(view, waiting.card)) waiting.drop(); // the game moved on
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
   // The first view of a page just opened (or reloaded): opening the page is being there.
   // Any later view is news from the server, not a sign of the person: it changes nothing.
@@ -241,19 +243,37 @@ function failed(err) {
 
 async function playMove(move) {
   const tv = state.table;
+  const chosenIn = state.view;
   if (!move || !canChoose()) return;
   state.sel = null;
   state.busy = true;
   paint();
   try {
     receive(await tables.move(code, token(), tv.version, move));
+    waiting.drop();
   } catch (err) {
+    if (serversFault(err)) waiting.later(move, chosenIn);
+    else waiting.drop();
     failed(err);
   } finally {
     state.busy = false;
     paint();
   }
 }
+
+// The card the server could not take, sent again by itself (resend.js) on the newest version
+// this page has: a presence change meanwhile does not make it stale, a card played does.
+const waiting = cardWaits((card) => {
+  if (!offered(state.view, card)) {
+    waiting.drop();
+    paint();
+    return true;
+  }
+  if (!canChoose()) return false;
+  playMove(card.move);
+  return true;
+});
+state.cardWaits = waiting;
 
 function canChoose() {
   return Boolean(state.view) && state.view.status === 'your_turn' && !state.busy && !behind()
@@ -618,6 +638,7 @@ function bind() {
   $('error-retry').addEventListener('click', () => {
     state.error = null;
     stream.reconnect();
+    waiting.now();
     paint();
   });
 }

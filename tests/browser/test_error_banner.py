@@ -73,7 +73,9 @@ def test_the_error_on_the_game_page_covers_no_card(open_page: Callable[..., Any]
     page.route("**/api/games/**", unavailable)
     play_by_key(page, "9C")
     page.wait_for_selector("#error:not([hidden])")
-    assert page.inner_text("#error-text") == "Connection problem."
+    # The card is sent again by itself (static/js/resend.js), and the notice says so.
+    assert page.inner_text("#error-text") == (
+        "Connection problem: your card goes as soon as the server answers.")
     in_sight_and_clear(page, device, hand=9, table=4)
 
 
