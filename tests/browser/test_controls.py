@@ -337,13 +337,9 @@ def test_choosing_logic_uses_only_the_legal_moves(open_page: Callable[..., Any])
     assert out["cycle"] == ["1C+4C", "4C+1B", "4C+1B", "1C+4C"]
 
 
-def test_a_card_the_server_could_not_take_goes_by_itself_when_it_answers(
-        open_page: Callable[..., Any], server: Server) -> None:
-    page, gid = scripted(open_page, server)
-    page.watch.expected.append("503")
-    page.wait_for_selector("#hand.playable")
-    # The card fails on the way (the server restarting, its database away): the page says so,
-    # offers Retry, and sends the card again by itself; it stays in the hand meanwhile.
+def refuse_moves(page: Any) -> list[str]:
+    """Every card the page sends is answered 503 (the database away) until the test unroutes
+    ``**/moves``; returns the list of the refused requests' URLs, growing as they come."""
     refused: list[str] = []
 
     def unavailable(route: Any) -> None:
@@ -352,16 +348,33 @@ def test_a_card_the_server_could_not_take_goes_by_itself_when_it_answers(
                       body='{"detail": "database unavailable"}')
 
     page.route("**/moves", unavailable)
+    return refused
+
+
+def sent_again(page: Any, refused: list[str]) -> None:
+    """Waits until the page, untouched, has sent the refused card a second time."""
+    for _ in range(200):  # a guard, not a measure
+        if len(refused) >= 2:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the card was not sent again: {refused}")
+
+
+def test_a_card_the_server_could_not_take_goes_by_itself_when_it_answers(
+        open_page: Callable[..., Any], server: Server) -> None:
+    page, gid = scripted(open_page, server)
+    page.watch.expected.append("503")
+    page.wait_for_selector("#hand.playable")
+    # The card fails on the way (the server restarting, its database away): the page says so,
+    # offers Retry, and sends the card again by itself; it stays in the hand meanwhile.
+    refused = refuse_moves(page)
     page.click("#hand .card[data-code='9C']")
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error-text") == (
         "Connection problem: your card goes as soon as the server answers.")
     assert page.is_visible("#error-retry")
-    for _ in range(200):  # nobody clicks: the page sends it again (a guard, not a measure)
-        if len(refused) >= 2:
-            break
-        page.wait_for_timeout(50)
-    assert len(refused) >= 2 and server.game(gid)["history"] == []
+    sent_again(page, refused)  # nobody clicks
+    assert server.game(gid)["history"] == []
     assert page.locator("#hand .card[data-code='9C']").count() == 1
     # The server answers again: the card goes without another click, and the server plays the
     # three computers' cards, never asked by the page.

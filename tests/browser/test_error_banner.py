@@ -94,16 +94,22 @@ def test_over_the_summary_the_error_stays_tappable(open_page: Callable[..., Any]
     in_sight_and_clear(page, DESKTOP, hand=0, table=0)
 
 
-@pytest.mark.parametrize("device", DEVICES)
-def test_the_error_at_a_table_covers_no_card(tserver: TableServer, people: Any,  # noqa: F811
-                                             device: dict[str, Any]) -> None:
+def anna_to_play(tserver: TableServer, people: Any,  # noqa: F811
+                 device: dict[str, Any]) -> tuple[Any, str, str, dict[str, Any]]:
+    """Anna alone with three computers at a started table, on her turn, her cards to be
+    refused (503) by the test: her page, the code, her token and her game view."""
     code, token = started_alone(tserver, hints=False)
     anna = people(device, f"{tserver.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
-    page = anna.page
     anna.expected.append(f"503 POST api/tables/{code}/moves")  # the test's own refusal
-    page.wait_for_function("() => document.body.dataset.status === 'your_turn'")
-    game = tserver.view(code, token)["game"]
+    anna.page.wait_for_function("() => document.body.dataset.status === 'your_turn'")
+    return anna.page, code, token, tserver.view(code, token)["game"]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_error_at_a_table_covers_no_card(tserver: TableServer, people: Any,  # noqa: F811
+                                             device: dict[str, Any]) -> None:
+    page, _, _, game = anna_to_play(tserver, people, device)
     page.route("**/moves", unavailable)
     play_by_key(page, game["legal"][0]["card"])
     page.wait_for_selector("#error:not([hidden])")
