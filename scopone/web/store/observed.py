@@ -41,7 +41,8 @@ R = TypeVar("R")
 
 
 class ObservedStore:
-    """``inner``, whose calls that fail with the database away (``unavailable``) are noted."""
+    """``inner``, whose calls that fail with the database away (``unavailable``) are noted,
+    and which fails its calls at once while PostgreSQL is known to be away (``away``)."""
 
     def __init__(self, inner: Store) -> None:
         self.inner = inner
