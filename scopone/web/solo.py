@@ -38,6 +38,9 @@ class SoloDriver:
         # The paces of the streams this process has open, by game.
         self._following: dict[str, list[float]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        # The version of each game whose change is stamped in the future (the server's clock
+        # stepped back) for which the driver has already waited a pace: its card is due.
+        self._paced: dict[str, int] = {}
         self._closed = False
         self.cards_played = 0
 
@@ -80,6 +83,7 @@ class SoloDriver:
                         await watch.changed(1.0)
         finally:
             self._tasks.pop(game_id, None)
+            self._paced.pop(game_id, None)
         if game_id in self._following:
             self._start(game_id)  # a page came back just as the last one went
 
@@ -92,8 +96,17 @@ class SoloDriver:
         if status_of(rec.match) != "computer_turn":
             await watch.changed(IDLE_SECONDS)
             return True
-        wait = rec.updated + min(self._following.get(game_id, [0.0])) - time.time()
-        if wait > 0:
+        pace = min(self._following.get(game_id, [0.0]))
+        wait = rec.updated + pace - time.time()
+        if wait > pace:
+            # The change is stamped in the future: the server's clock stepped back. One pace
+            # from now, not from the stamp, or the computers would wait, woken by nothing,
+            # until the clock caught up with it.
+            if self._paced.get(game_id) != rec.version:
+                self._paced[game_id] = rec.version
+                await watch.changed(pace)
+                return True
+        elif wait > 0:
             await watch.changed(wait)
             return True
         try:

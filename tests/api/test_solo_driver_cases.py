@@ -205,6 +205,36 @@ def test_each_computer_card_comes_at_the_quickest_pages_pace_after_the_last_chan
     assert driver._tasks == {}  # nothing left behind for a game nobody follows
 
 
+def test_a_clock_stepped_back_does_not_stop_the_computers(tmp_path: Path, sim: Sim) -> None:
+    """The game's last change is stamped an hour after the server's clock reads now (the clock
+    stepped back): the computers' cards come at the pace all the same, not in an hour (QA: a
+    step back of an hour froze the game, and nothing woke its driver)."""
+
+    async def scenario() -> tuple[GameRecord, SoloDriver]:
+        async with sim_games(tmp_path, sim) as games:
+            rec = _at_computer_turn(games)
+            rec.updated = START + 3600
+            assert games.store.update(rec, rec.version)
+            games.forget(rec.id)
+            driver = SoloDriver(games, PACES)
+            with driver.following(rec.id, "fast"):
+                task = driver._tasks[rec.id]
+                sim.meanwhile = lambda timeout: None
+                for _ in range(10_000):  # the loop's turns, not time: a guard only
+                    if _status(games, rec.id) == "your_turn" or sim.now > START + 60:
+                        break
+                    await asyncio.sleep(0)
+                assert sim.now < START + 60, "the computers waited for the clock"
+                assert _status(games, rec.id) == "your_turn"
+            await task
+            return rec, driver
+
+    rec, driver = run_alone(scenario())
+    assert sim.changes == [(rec.id, 1, START + 0.25), (rec.id, 2, START + 0.5),
+                           (rec.id, 3, START + 0.75)]
+    assert driver.cards_played == 3
+
+
 def test_at_the_persons_turn_the_computer_waits_and_looks_again_later(
         tmp_path: Path, sim: Sim) -> None:
     async def scenario() -> tuple[bool, int]:
