@@ -104,6 +104,12 @@ class Driver:
             if not await self.tables.revive(game_id):
                 await watch.changed(1.0)  # other writes won every try: again in a second
             return True
+        if t.stamped_ahead(table, time.time()):
+            # The clock stepped back: every wait reckoned from these stamps would last the
+            # step (the cards held for an hour after a step of an hour). The turn starts now.
+            if not await self.tables.restart_clock(game_id, rec.version):
+                await watch.changed(1.0)
+            return True
         due = t.next_due(rec, table, self.pace, self.reconnect)
         if due is None:
             if not self._watched_here(game_id):

@@ -402,6 +402,23 @@ def _person_due(table: dict[str, Any], s: dict[str, Any], since: float, pace: fl
     return due
 
 
+#: How far ahead of this process's clock a table's stamp may be before it is taken for a
+#: clock stepped back (another machine's clock a little ahead is no step).
+AHEAD_SECONDS = 5.0
+
+
+def stamped_ahead(table: dict[str, Any], now: float) -> bool:
+    """Whether the table's turn or a seat's going is stamped later than ``now`` allows: the
+    clock stepped back since (or another machine's runs far ahead). Every wait reckoned from
+    such a stamp would last the step.
+
+    >>> stamped_ahead({"turn_since": 160.0, "seats": []}, 100.0)
+    True
+    """
+    stamps = [table.get("turn_since")] + [s.get("gone_since") for s in table["seats"]]
+    return any(x is not None and float(x) > now + AHEAD_SECONDS for x in stamps)
+
+
 #: Whether a process (``process_name``) is known to be gone: ``liveness.Liveness.gone``.
 Gone = Callable[[str], bool]
 

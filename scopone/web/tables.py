@@ -302,7 +302,8 @@ class TableService:
 
     async def restart_clock(self, game_id: str, version: int) -> bool:
         """The turn's clock of the table at ``version`` starts again now, once
-        (``clock_restarted``: see ``Driver._outage_in_turn``). Not a change of the game: a
+        (``clock_restarted``: see ``Driver._outage_in_turn``), and a seat's going stamped
+        later than now is stamped now (``table.stamped_ahead``). Not a change of the game: a
         person's card at that version stands. True when stored, or when the table changed
         meanwhile (its driver looks again); False when the write lost."""
         async with self.games.locked(game_id):
@@ -310,7 +311,11 @@ class TableService:
             table = t.table_of(rec) if rec is not None else None
             if rec is None or table is None or rec.version != version:
                 return True
-            table["turn_since"] = table["clock_restarted"] = time.time()
+            now = time.time()
+            table["turn_since"] = table["clock_restarted"] = now
+            for s in table["seats"]:
+                if s.get("gone_since") is not None and float(s["gone_since"]) > now:
+                    s["gone_since"] = now
             if not self.commit(rec, seats_changed=False):
                 return False
         self.on_change(rec.id)

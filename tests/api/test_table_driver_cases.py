@@ -149,6 +149,35 @@ def test_cards_due_one_after_another_are_played_by_one_drive(tmp_path: Path, sim
                            (gid, 3, 100.0 + 3 * PACE)]
 
 
+@pytest.mark.parametrize("stamp", ["turn", "gone"])
+def test_a_clock_stepped_back_does_not_hold_the_table(
+        tmp_path: Path, sim: Sim, stamp: str) -> None:
+    """The table's turn, or Carla's going, is stamped an hour after this process's clock reads
+    now (the clock stepped back an hour): the turn starts now and the cards come at the pace
+    and the grace from now, not an hour later (QA: a game alone froze so)."""
+
+    async def scenario() -> tuple[str, dict[str, Any]]:
+        rec = _computer_then_carla(None)
+        table = t.table_of(rec)
+        assert table is not None
+        if stamp == "turn":
+            table["turn_since"] = 100.0 + 3600
+        else:
+            _turn_to(rec, 2)
+            carla = table["seats"][2]
+            carla["connected"], carla["gone_since"] = False, 100.0 + 3600
+        async with at_table(tmp_path, sim, rec) as at:
+            await _drive(at)
+            return rec.id, at.stored()[1]
+
+    gid, table = run_alone(scenario())
+    # Version 1: the turn started again at 100; version 2: the card, at the pace or the grace.
+    assert sim.changes[0] == (gid, 1, 100.0)
+    assert sim.changes[1] == (gid, 2, 100.0 + (PACE if stamp == "turn" else GRACE))
+    assert all(s["gone_since"] is None or s["gone_since"] <= 100.0 + GRACE
+               for s in table["seats"])
+
+
 def test_a_person_whose_page_closed_is_played_for_after_the_grace(
         tmp_path: Path, sim: Sim) -> None:
     """Carla's turn, her page gone (no stream since t=100): the driver waits the grace after
