@@ -100,6 +100,8 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
 #: A phone as narrow as they come: the hint's reasons must fit it too.
 NARROW_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 740}}
 RANKS_EN = ["ace", "two", "three", "four", "five", "six", "seven", "jack", "knight", "king"]
+RANKS_EN_MANY = ["aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "jacks",
+                 "knights", "kings"]
 # Each row's reasons as read (null: none), and whether it names a scopa in bold.
 WHY = """els => els.map((e) => { const w = e.querySelector('.why');
   return w ? [w.innerText, w.querySelector('b.why-scopa') !== null] : null; })"""
@@ -130,8 +132,9 @@ def english(reasons: list[dict[str, Any]]) -> str | None:
             out.append("lays the settebello on the table")
         else:
             k = r["unseen"]
-            out.append(f"leaves {r['sum']} on the table: {k} {RANKS_EN[r['sum'] - 1]}"
-                       f"{'s are' if k > 1 else ' is'} still out")
+            rank = (RANKS_EN_MANY if k > 1 else RANKS_EN)[r["sum"] - 1]
+            out.append(f"leaves {r['sum']} on the table: {k} {rank}"
+                       f" {'are' if k > 1 else 'is'} still out")
     if what:
         out[takes] += ": " + ", ".join(what)
     return " · ".join(out) or None
