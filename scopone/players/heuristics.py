@@ -33,6 +33,8 @@ WORTH: tuple[float, ...] = tuple(_card_worth(i) for i in range(40))
 
 _MASK_WORTH: dict[int, float] = {}
 _MASK_RANKS: dict[int, int] = {}
+#: Entries each of those memos keeps before it starts again.
+_MASK_LIMIT = 200_000
 
 
 def mask_worth(mask: int) -> float:
@@ -49,7 +51,7 @@ def mask_worth(mask: int) -> float:
             low = m & -m
             w += WORTH[low.bit_length() - 1]
             m ^= low
-        if len(_MASK_WORTH) > 200_000:
+        if len(_MASK_WORTH) > _MASK_LIMIT:
             _MASK_WORTH.clear()
         _MASK_WORTH[mask] = w
     return w
@@ -69,7 +71,7 @@ def rank_sum(mask: int) -> int:
             low = m & -m
             s += RANK_OF[low.bit_length() - 1]
             m ^= low
-        if len(_MASK_RANKS) > 200_000:
+        if len(_MASK_RANKS) > _MASK_LIMIT:
             _MASK_RANKS.clear()
         _MASK_RANKS[mask] = s
     return s

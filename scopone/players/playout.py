@@ -23,12 +23,13 @@ from .heuristics import _MASK_RANKS, CARD_WORTH, WORTH, holds_any, mask_worth, r
 _SETTEBELLO = BIT[SETTEBELLO_INDEX]
 # Straight to plain dict lookups first: this function runs hundreds of thousands of times a move.
 _OPTIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_OPTIONS_LIMIT = 300_000
 _options = _OPTIONS.get
 _ranks = _MASK_RANKS.get
 
 
 def _options_of(table: int) -> tuple[tuple[int, ...], ...]:
-    if len(_OPTIONS) > 300_000:
+    if len(_OPTIONS) > _OPTIONS_LIMIT:
         _OPTIONS.clear()  # bounded, like the engine's own memo
     got = _OPTIONS[table] = capture_options(table)
     return got

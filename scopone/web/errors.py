@@ -104,21 +104,42 @@ _MEANING = {
 EVERY_ROUTE = (400, 413, 503)
 
 
+#: Seconds a 503 asks the client to wait before it tries again (``Retry-After``): the database
+#: is asked every half second whether it is back (``store.ObservedStore``), a busy coach frees
+#: its workers in about a second, so a client's first retry finds the answer that has changed.
+RETRY_AFTER_SECONDS = 2
+
+#: The header every 503 carries, as the ASGI layer and Starlette's responses take it.
+RETRY_AFTER = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+_RETRY_AFTER_DOC = {"Retry-After": {
+    "description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+
+
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` entries for these error statuses.
+    """The OpenAPI ``responses`` entries for these error statuses (a 503 with its
+    ``Retry-After``).
 
     >>> sorted(documented(404, 422))
     [404, 422]
+    >>> list(documented(503)[503]["headers"])
+    ['Retry-After']
     """
-    return {s: {"model": ErrorOut, "description": _MEANING[s]} for s in statuses}
+    out: dict[int | str, dict[str, Any]] = {}
+    for s in statuses:
+        out[s] = {"model": ErrorOut, "description": _MEANING[s]}
+        if s == 503:
+            out[s]["headers"] = _RETRY_AFTER_DOC
+    return out
 
 
 def json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """``documented`` for a route whose success is not JSON (an event stream): its errors
     still are (FastAPI would give them the route's media type)."""
-    return {status: {"description": entry["description"], "content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
-        for status, entry in documented(*statuses).items()}
+    return {status: {**{k: v for k, v in entry.items() if k != "model"},
+                     "content": {"application/json": {
+                         "schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
+            for status, entry in documented(*statuses).items()}
 
 
 class Unavailable(GameError):

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .accesslog import redact_path
-from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE, DATABASE_UNAVAILABLE
+from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE, DATABASE_UNAVAILABLE, RETRY_AFTER
 from .store import unavailable
 
 log = logging.getLogger(__name__)
@@ -30,9 +30,11 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
     data = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(data)).encode())]})
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(data)).encode())]
+    if status == 503:
+        headers += [(k.lower().encode(), v.encode()) for k, v in RETRY_AFTER.items()]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
 

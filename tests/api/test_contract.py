@@ -81,6 +81,14 @@ def test_every_error_is_an_error_out_in_json() -> None:
                 "$ref": "#/components/schemas/ErrorOut"}
 
 
+def test_every_503_says_when_to_try_again() -> None:
+    for (method, path), statuses in EXPECTED.items():
+        if "503" in statuses:
+            headers = DOC["paths"][path][method]["responses"]["503"].get("headers", {})
+            assert headers.get("Retry-After", {}).get("schema") == {"type": "integer"}, (
+                method, path)
+
+
 def test_answers_that_carry_a_game_link_to_the_operations_on_it() -> None:
     operation_ids = {op["operationId"] for item in DOC["paths"].values() for op in item.values()}
     for (method, path), statuses in EXPECTED.items():

@@ -37,6 +37,7 @@ def _refused_then_taken(api: Any, game: dict[str, Any], held: Any) -> None:
         r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
         waited = time.monotonic() - start
     assert r.status_code == 503 and r.json() == {"detail": "database unavailable"}, r.text
+    assert r.headers["retry-after"] == "2", r.headers  # when a client may try again
     assert waited < SECONDS_AT_MOST, waited
     # Noted, so a table's driver gives a person's turn the outage touched its time again.
     assert store.away_at is not None
@@ -154,6 +155,7 @@ def test_while_postgresql_is_away_requests_fail_at_once_and_play_resumes_when_it
                 r = (api.client.post(path, json={"level": "easy"}) if path == "/api/games"
                      else api.client.get(path))
                 assert r.status_code == 503, (path, r.text)
+                assert r.headers["retry-after"] == "2", (path, r.headers)
                 assert time.monotonic() - start < 1.0, path  # not another wait
             line.mend()
             deadline = time.monotonic() + SECONDS_AT_MOST

@@ -42,6 +42,7 @@ def test_healthz_is_503_when_the_database_does_not(api: Any) -> None:
     api.store.close()  # as good as a database that went away
     r = api.client.get("/healthz")
     assert r.status_code == 503 and r.json() == {"detail": "database unavailable"}
+    assert r.headers["retry-after"] == "2"  # a load balancer or a client knows when to ask again
 
 
 def test_metrics_count_per_route_template_and_status(api: Any) -> None:
