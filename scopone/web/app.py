@@ -44,6 +44,7 @@ from .store import ObservedStore, Store, log_failure, open_store
 from .table import Timing
 from .tables import TableService
 from .thinker import Thinker
+from .wallclock import ClockSteps
 
 STATIC_URL = pages.STATIC_URL
 #: Seconds between two sweeps for finished and abandoned games.
@@ -109,7 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                                  settings.process_stale_seconds)
         # Another process takes a table over only when its driver has been silent this long.
         driver = Driver(tables, timing.pace, takeover=2.0 + settings.ai_time_budget,
-                        reconnect=timing.reconnect, away_at=lambda: store.away_at)
+                        reconnect=timing.reconnect, away_at=lambda: store.away_at,
+                        stepped_at=ClockSteps().look)
         app.state.presence = presence = Presence(tables, driver.owner)
         driver.streams = presence.streams
         tables.on_change = driver.kick

@@ -36,7 +36,8 @@ IDLE_SECONDS = 30.0
 
 class Driver:
     def __init__(self, tables: TableService, pace: float, takeover: float,
-                 reconnect: float, away_at: Callable[[], float | None] = lambda: None) -> None:
+                 reconnect: float, away_at: Callable[[], float | None] = lambda: None,
+                 stepped_at: Callable[[], float | None] = lambda: None) -> None:
         self.tables = tables
         self.games = tables.games
         self.pace = pace
@@ -44,6 +45,8 @@ class Driver:
         self.reconnect = reconnect  # an offline person's grace before their card is played
         # When the database last failed this process (``ObservedStore.away_at``), or None.
         self.away_at = away_at
+        # When this machine's clock last stepped forward (``wallclock.ClockSteps.look``).
+        self.stepped_at = stepped_at
         # How many event streams of a table this process has open (set by the app).
         self.streams: Callable[[str], int] = lambda game_id: 0
         self.owner = tables.process
@@ -124,24 +127,26 @@ class Driver:
         if wait > 0:
             await watch.changed(wait)
             return True
-        if self._outage_in_turn(table, seat):
-            # The database was away during a person's turn: their card may have been refused
-            # all through it. Their time starts again, as after a restart (``revive``).
+        if self._time_lost_in_turn(table, seat):
+            # The database was away during a person's turn (their card may have been refused
+            # all through it), or the clock stepped forward in it (their time ran out at
+            # once). Their time starts again, as after a restart (``revive``).
             if not await self.tables.restart_clock(game_id, rec.version):
                 await watch.changed(1.0)
             return True
         await self._play(game_id, rec.version, seat)
         return True
 
-    def _outage_in_turn(self, table: dict[str, Any], seat: int) -> bool:
-        """Whether the card due is a present person's whose turn the database was away in
-        (as this process saw it), and their time was not started again for it yet: once a
-        turn, so a database that keeps failing cannot hold a table up for ever."""
+    def _time_lost_in_turn(self, table: dict[str, Any], seat: int) -> bool:
+        """Whether the card due is a present person's whose turn lost time to the server (the
+        database away, or this machine's clock stepped forward, as this process saw it), and
+        their time was not started again for it yet: once a turn, so a database that keeps
+        failing cannot hold a table up for ever."""
         s = table["seats"][seat]
-        away_at = self.away_at()
         since = float(table["turn_since"])
-        return (s["kind"] == "person" and not s["away"] and away_at is not None
-                and away_at >= since and table.get("clock_restarted") != since)
+        lost = [at for at in (self.away_at(), self.stepped_at()) if at is not None]
+        return (s["kind"] == "person" and not s["away"] and any(at >= since for at in lost)
+                and table.get("clock_restarted") != since)
 
     async def _play(self, game_id: str, version: int, seat: int) -> None:
         """Decides for ``seat`` at ``version`` and stores the card if nothing changed since."""

@@ -302,7 +302,7 @@ class TableService:
 
     async def restart_clock(self, game_id: str, version: int) -> bool:
         """The turn's clock of the table at ``version`` starts again now, once
-        (``clock_restarted``: see ``Driver._outage_in_turn``), and a seat's going stamped
+        (``clock_restarted``: see ``Driver._time_lost_in_turn``), and a seat's going stamped
         later than now is stamped now (``table.stamped_ahead``). Not a change of the game: a
         person's card at that version stands. True when stored, or when the table changed
         meanwhile (its driver looks again); False when the write lost."""

@@ -1,5 +1,6 @@
-"""A database outage during a person's turn counts against nobody (``Driver._outage_in_turn``,
-``ObservedStore``), on the virtual clock of test_table_driver_cases.py.
+"""A database outage (``ObservedStore``), or the clock stepped forward (``ClockSteps``), during a
+person's turn counts against nobody (``Driver._time_lost_in_turn``), on the virtual clock of
+test_table_driver_cases.py.
 
 Carla (seat 2, 60 s a turn, her page open) has the turn from t=100. The database is away from
 t=150 to t=165: her card is refused (503) at t=150, and her 60 s run out at t=160 while it is
@@ -23,6 +24,7 @@ from scopone.web.driver import Driver
 from scopone.web.store import GameRecord, ObservedStore, unavailable
 from scopone.web.store import observed as observed_module
 from scopone.web.tables import TableService
+from scopone.web.wallclock import ClockSteps
 
 from .aio import run_alone
 from .test_solo_driver_cases import Sim, sim_games
@@ -138,3 +140,30 @@ def test_an_outage_gives_a_turn_its_time_again_once_and_only_an_outage_in_it(
     assert played == 1
     assert table["turn_since"] == played_at
     assert table["seats"][2]["away"] is True
+
+
+def test_a_clock_stepped_forward_in_a_turn_gives_it_its_time_again(
+        tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Carla's minute from t=100; ten seconds in, the machine's clock steps an hour forward (the
+    monotonic clock does not). Her turn looked an hour old: the computer played her card at
+    once and marked her away. Now her minute starts again from the step."""
+    stepped = 0.0
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], int]:
+        nonlocal stepped
+        rec = _carlas_turn()
+        async with observed_table(tmp_path, sim, rec, monkeypatch) as at:
+            at.driver.stepped_at = ClockSteps(sim.time, lambda: sim.now - stepped).look
+            await _step(at, sim)  # waits for her time to run out (t=160)
+            assert sim.now == 160.0 and at.driver.cards_played == 0
+            stepped = 3600.0
+            sim.now += stepped  # the step: found when the driver wakes
+            await _step(at, sim)
+            restarted = dict(at.stored()[1])
+            while at.driver.cards_played == 0 and sim.now < 5000.0:
+                await _step(at, sim)
+            return restarted, at.stored()[1], at.driver.cards_played
+
+    restarted, table, played = run_alone(scenario())
+    assert restarted["turn_since"] == 3760.0 and restarted["seats"][2]["away"] is False
+    assert played == 1 and table["turn_since"] == 3760.0 + 60  # her whole minute, from then
