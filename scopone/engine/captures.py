@@ -15,7 +15,12 @@ _EMPTY: tuple[int, ...] = ()
 _NOTHING: Options = ((),) * 11
 #: table mask → (options per rank, mask of the cards with two or more options); see table_entry.
 _CACHE: dict[int, tuple[Options, int]] = {}
-_CACHE_LIMIT = 300_000
+#: Entries before the memo starts again. A worker that plays Hard, hints and reviews for hours
+#: fills every such memo (this one, ``_LIGHT``, the players' ``_OPTIONS`` and mask memos): full,
+#: they weigh about 140 MB a process at 100,000 against 350 MB at 300,000, and Hard's deals a
+#: move at 0.5 s came out 2-4% fewer, within a shared machine's noise (its strength is flat in
+#: time: issue 12's 0.25 s against 1 s). At 30,000 its work took 15-20% longer. (Stop 39.)
+_CACHE_LIMIT = 100_000
 
 #: Rank of the card whose single bit this is (a dict lookup beats ``bit_length`` arithmetic).
 _RANK_OF_BIT: dict[int, int] = {BIT[i]: RANK_OF[i] for i in range(40)}

@@ -34,7 +34,7 @@ WORTH: tuple[float, ...] = tuple(_card_worth(i) for i in range(40))
 _MASK_WORTH: dict[int, float] = {}
 _MASK_RANKS: dict[int, int] = {}
 #: Entries each of those memos keeps before it starts again.
-_MASK_LIMIT = 200_000
+_MASK_LIMIT = 100_000
 
 
 def mask_worth(mask: int) -> float:

@@ -23,7 +23,7 @@ from .heuristics import _MASK_RANKS, CARD_WORTH, WORTH, holds_any, mask_worth, r
 _SETTEBELLO = BIT[SETTEBELLO_INDEX]
 # Straight to plain dict lookups first: this function runs hundreds of thousands of times a move.
 _OPTIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
-_OPTIONS_LIMIT = 300_000
+_OPTIONS_LIMIT = 100_000  # as the engine's memo (captures._CACHE_LIMIT), which says why
 _options = _OPTIONS.get
 _ranks = _MASK_RANKS.get
 
