@@ -38,7 +38,7 @@ class ClockSteps:
         >>> steps = ClockSteps(lambda: clock["wall"], lambda: clock["mono"])
         >>> clock["wall"] += 10; clock["mono"] += 10; steps.look() is None   # time passing
         True
-        >>> clock["wall"] += 3601; clock["mono"] += 1; steps.look()   # a second and a step of an hour
+        >>> clock["wall"] += 3601; clock["mono"] += 1; steps.look()  # 1 s and a step of 1 h
         4611.0
         """
         now = self._wall()
