@@ -15,6 +15,7 @@ from .coach import CoachService
 from .errors import EVERY_ROUTE, documented
 from .schemas import ErrorOut, VersionIn
 from .schemas_coach import PERSON_PATTERN, CardsSeenOut, HintOut, ReviewOut, StatsOut
+from .texts import RULES_PATH, best_lang
 from .views import HUMAN
 
 
@@ -89,4 +90,7 @@ async def clear_stats(person_id: PersonId, coach: Coach) -> Response:
 @pages.get("/stats", response_class=HTMLResponse, include_in_schema=False)
 async def stats_page(request: Request) -> HTMLResponse:
     templates = Jinja2Templates(directory=request.app.state.settings.templates_dir)
-    return templates.TemplateResponse(request, "stats.html", {"static": "/static"})
+    # The browser's language until the page's script reads the one chosen in the game.
+    lang = best_lang(request.headers.get("accept-language"))
+    return templates.TemplateResponse(request, "stats.html", {
+        "static": "/static", "lang": lang, "rules": RULES_PATH[lang]})

@@ -168,10 +168,14 @@ export function installCoach(getState, options = {}) {
       // next player), which a newcomer does not read in the margins.
       const rows = h.options.map((o, i) => optionRow(o, { top: i === 0 })).join('');
       const best = tr(forced ? 'hintForced' : 'hintBest', { move: moveText(h.move) });
-      html = `<div class="panel-head"><p class="hint-best"><strong>${esc(best)}</strong>${whyHtml(h.reasons)}</p>
+      // On a phone the heading names no move (the first of the list, in bold, is it) and
+      // gives no reasons (that move's, under it), nor the line saying any card may be played
+      // (coach.css): its room is short.
+      const short = forced ? '' : `<strong class="hint-short">${esc(tr('hint'))}</strong>`;
+      html = `<div class="panel-head"><p class="hint-best${forced ? ' forced' : ''}"><strong class="hint-long">${esc(best)}</strong>${short}${whyHtml(h.reasons)}</p>
         <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
         ${forced ? '' : `<p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
-        <p class="hint-sub">${esc(tr('hintFree'))}</p>`}`;
+        <p class="hint-sub hint-free">${esc(tr('hintFree'))}</p>`}`;
     } else if (coach.hintOpen && coach.hintBusy) {
       html = esc(tr('hintThinking'));
     } else if (coach.hintOpen && view && coach.hintFailed === positionOf(view)) {
@@ -263,6 +267,11 @@ export function installCoach(getState, options = {}) {
   // What a panel leaves in sight: the seats, the piles, the table's cards and the status line,
   // all between the bar and the hand (below which nothing goes).
   const IN_SIGHT = '.seat > *, .pile > *, #table-cards .card, #status-line > *';
+  // What a phone's hint leaves in sight when the board has no room for the whole of it
+  // otherwise (QA: upright, a third of it showed, the moves' margins and reasons cut off): it
+  // is read while choosing a card, for which the seats and piles can wait; the table's cards,
+  // the status line (a Cancel, the capture to choose) and the hand cannot.
+  const FIRM = '#table-cards .card, #status-line > *';
   const WIDEST = { 'coach-hint': 380, 'seen-panel': 420 };
   // Smaller free parts are taken only when there is no larger one: its content would scroll
   // in a strip too thin to read.
@@ -305,7 +314,10 @@ export function installCoach(getState, options = {}) {
       top: rect($('bar')).bottom + GAP, bottom: rect($('seat-0')).top - GAP,
     };
     const grow = (r) => ({ left: r.left - GAP, top: r.top - GAP, right: r.right + GAP, bottom: r.bottom + GAP });
-    const blocks = [...document.querySelectorAll(IN_SIGHT)].map(rect).filter((r) => r.width && r.height).map(grow);
+    const blocksOf = (which) => [...document.querySelectorAll(which)].map(rect)
+      .filter((r) => r.width && r.height).map(grow);
+    const blocks = blocksOf(IN_SIGHT);
+    const firm = PHONE.matches ? blocksOf(FIRM) : [];
     const boxes = coach.last === 'hint' ? [seen, hint] : [hint, seen];
     for (const box of boxes.filter((b) => !b.hidden)) {
       let parts = freeParts(field, blocks);
@@ -314,7 +326,11 @@ export function installCoach(getState, options = {}) {
         seen.classList.toggle('compact', !whole.length);
         if (whole.length) parts = whole;
       }
-      const spot = bestSpot(box, field, parts);
+      let spot = bestSpot(box, field, parts);
+      if (box === hint && PHONE.matches && shownIn(box, spot) < 1) {
+        const over = mostShown(box, freeParts(field, firm));
+        if (over && shownIn(box, over) > shownIn(box, spot)) spot = over;
+      }
       let width = Math.min(spot.right - spot.left, WIDEST[box.id]);
       box.style.width = `${Math.round(width)}px`;
       if (box === hint && !PHONE.matches && box.scrollHeight > spot.bottom - spot.top) {
@@ -340,7 +356,32 @@ export function installCoach(getState, options = {}) {
       const placed = rect(box);
       spots[box.id] = { x: placed.left + window.scrollX, y: placed.top + window.scrollY };
       blocks.push(grow(placed));
+      firm.push(grow(placed));
     }
+  }
+
+  // The share of `box` a free part shows, at the width it would take there (its content is
+  // taller the narrower it is: a narrow part shows more pixels of less of it).
+  function shownIn(box, part) {
+    box.style.width = `${Math.round(Math.min(part.right - part.left, WIDEST[box.id]))}px`;
+    return Math.min(1, (part.bottom - part.top) / Math.max(1, box.scrollHeight));
+  }
+
+  // Of `parts`, the one showing most of `box` (the one it lies in on a tie), or null.
+  function mostShown(box, parts) {
+    const was = lay(box);
+    const holds = (s, p) => s.left <= p.x + 1 && p.x < s.right && s.top <= p.y + 1 && p.y < s.bottom;
+    let best = null;
+    let most = -1;
+    for (const s of parts) {
+      if (s.right - s.left < MIN_W || s.bottom - s.top < MIN_H) continue;
+      const shown = shownIn(box, s);
+      if (shown > most || (shown === most && was && holds(s, was))) {
+        best = s;
+        most = shown;
+      }
+    }
+    return best;
   }
 
   // The free parts that hold the cards seen's pictures whole at the panel's full width.
@@ -488,13 +529,16 @@ export function installCoach(getState, options = {}) {
     afterRender();
   }
 
+  // What each mark of a review's cards says (to a screen reader, and in the legend).
+  const MARK_TEXT = { played: 'markPlayed', bestcard: 'markBest' };
+
   // `where` names the row (review-table, review-hand): both mark the play's cards as played.
   function cardsRow(where, codes, marks = {}) {
     const design = getState().prefs.design;
     if (!codes.length) return `<p class="review-empty ${where}">${esc(tr('empty'))}</p>`;
     return `<div class="review-cards ${where}" role="list">${codes.map((c) => {
       const m = marks[c] || [];
-      const label = [cardName(lang(), c), ...m.map((k) => tr(k))].join(', ');
+      const label = [cardName(lang(), c), ...m.map((k) => tr(MARK_TEXT[k]))].join(', ');
       return `<span role="listitem" class="mini ${m.join(' ')}" data-code="${c}" aria-label="${esc(label)}">${cardSvg(c, design, lang())}</span>`;
     }).join('')}</div>`;
   }
@@ -570,6 +614,8 @@ export function installCoach(getState, options = {}) {
         ${verdict}
         <h4>${esc(tr('tableBefore'))}</h4>${cardsRow('review-table', p.table, tableMarks)}
         <h4>${esc(tr('handBefore'))}</h4>${cardsRow('review-hand', p.hand, marks)}
+        <p class="review-legend" aria-hidden="true">${Object.entries(MARK_TEXT).filter(([k]) => k === 'played' || p.best)
+          .map(([k, key]) => `<span class="mark ${k}"></span> ${esc(tr(key))}`).join(' ')}</p>
       </section>`;
   }
 

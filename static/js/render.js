@@ -2,7 +2,7 @@
 
 import { DESIGNS, backSvg, cardSvg } from './cards.js';
 import { LANGS, LANG_NAMES, cardName, seatName, t } from './i18n.js';
-import { highlights } from './select.js';
+import { highlights, remaining } from './select.js';
 import { rulesUrl } from './site.js';
 
 export const LEVELS = ['easy', 'normal', 'hard'];
@@ -136,6 +136,14 @@ function seatCards(state, n) {
       <div class="count" aria-hidden="true">${n}</div>`;
 }
 
+/** The dealer's dot after a seat's name, named for a pointer's hover and a screen reader
+ * alike (the person's own seat once had a bare dot). */
+function dealerMark(view, seat) {
+  if (!view || view.dealer !== seat) return '';
+  const name = esc(tr('dealer'));
+  return ` <span class="dealer" role="img" aria-label="${name}" title="${name}">●</span>`;
+}
+
 function renderSeats(state, view) {
   for (const seat of [1, 2, 3]) {
     const box = $(`seat-${seat}`);
@@ -143,12 +151,10 @@ function renderSeats(state, view) {
     box.classList.toggle('thinking', state.thinking === seat);
     box.classList.toggle('to-play', Boolean(view) && view.turn === seat);
     box.setAttribute('aria-label', tr(n === 1 ? 'seatCardOne' : 'seatCards', { seat: seatLabel(state, seat), n }));
-    const dealer = view && view.dealer === seat ? ` <span class="dealer" title="${esc(tr('dealer'))}">●</span>` : '';
-    setHtml(box, `<div class="seat-name">${esc(seatLabel(state, seat))}${dealer}<span class="dots" aria-hidden="true"></span></div>
+    setHtml(box, `<div class="seat-name">${esc(seatLabel(state, seat))}${dealerMark(view, seat)}<span class="dots" aria-hidden="true"></span></div>
       ${seatCards(state, n)}`);
   }
-  const me = $('seat-0-name');
-  me.textContent = seatLabel(state, 0) + (view && view.dealer === 0 ? ' ●' : '');
+  setHtml($('seat-0-name'), esc(seatLabel(state, 0)) + dealerMark(view, 0));
   $('seat-0').classList.toggle('to-play', Boolean(view) && view.turn === 0);
   renderWatchedSeat(state, view);
 }
@@ -241,7 +247,9 @@ function renderStatus(state, view) {
   let text = '';
   if (!view) text = '';
   else if (view.status === 'your_turn') {
-    if (state.sel) text = state.sel.viaKeys ? tr('chooseKeys') : tr('chooseCapture');
+    // By keys, the arrows only where they have a move to switch to.
+    if (state.sel && state.sel.viaKeys) text = tr(remaining(state.sel).length > 1 ? 'chooseKeys' : 'chosenKeys');
+    else if (state.sel) text = tr('chooseCapture');
     else text = tr('yourTurn');
   } else if (view.status === 'computer_turn' || view.status === 'their_turn') {
     const seat = seatLabel(state, view.turn);

@@ -4,6 +4,7 @@ import { ApiError, call } from './api.js';
 import { browserLang } from './i18n.js';
 import { ct } from './coach-text.js';
 import { knownPerson } from './person.js';
+import { rulesUrl } from './site.js';
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({
@@ -37,7 +38,8 @@ export function accuracyChart(points) {
   const dots = points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.accuracy).toFixed(1)}" r="3" fill="#1d6b3c"/>`).join('');
   const pct = (a) => Math.round(a * 100);
   const avg = points.reduce((s, p) => s + p.accuracy, 0) / n;
-  const label = tr('accuracyChart', { n, first: pct(points[0].accuracy), last: pct(points[n - 1].accuracy), avg: pct(avg) });
+  // One round has no range nor average to tell.
+  const label = tr(n === 1 ? 'accuracyChartOne' : 'accuracyChart', { n, first: pct(points[0].accuracy), last: pct(points[n - 1].accuracy), avg: pct(avg) });
   return `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}" focusable="false">
     ${grid}<polyline points="${line}" fill="none" stroke="#1d6b3c" stroke-width="2"/>${dots}</svg>
     <p class="visually-hidden">${esc(label)}</p>`;
@@ -86,6 +88,8 @@ async function load() {
   document.title = `Scopone Scientifico · ${tr('stats')}`;
   $('stats-title').textContent = tr('statsTitle');
   $('back-link').textContent = tr('backToGame');
+  $('rules-link').textContent = tr('rulesLink');
+  $('rules-link').href = rulesUrl(lang);
   const id = knownPerson();
   let data = null;
   if (id) {

@@ -382,3 +382,15 @@ def test_the_pages_scripts_know_the_rule_pages_addresses() -> None:
     assert found is not None
     as_json = re.sub(r"(\w+):", r'"\1":', found.group(1)).replace("'", '"')
     assert json.loads(as_json) == RULES_PATH
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_statistics_page_starts_in_the_browsers_language_with_the_rules_at_hand(
+        client: TestClient, lang: str) -> None:
+    """Before its script reads the language chosen in the game, the statistics page is in the
+    browser's (it was English whatever the browser's), and it links to the rules."""
+    r = client.get("/stats", headers={"Accept": BROWSER, "Accept-Language": lang})
+    assert r.status_code == 200
+    page = Page(r.text)
+    assert page.all("html")[0]["lang"] == lang
+    assert RULES_PATH[lang] in {a["href"] for a in page.all("a")}

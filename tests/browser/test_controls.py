@@ -52,7 +52,7 @@ def test_capture_choice_by_tap_narrows_down(open_page: Callable[..., Any],
     assert codes(page, "#hand .card.selected") == ["5D"]
     assert sorted(codes(page, "#table-cards .card.lit")) == ["1B", "1C", "4C"]
     assert "2S" not in codes(page, "#table-cards .card.lit")
-    assert page.inner_text("#status") == "Tap a lit table card to choose what to take"
+    assert page.inner_text("#status") == "Pick a lit card on the table to choose what to take"
     page.click("#table-cards .card[data-code='2S']", force=True)  # not takeable: no effect
     page.click("#table-cards .card[data-code='4C']")  # in both options: still a choice
     assert codes(page, "#hand .card.selected") == ["5D"]
@@ -82,6 +82,7 @@ def test_capture_choice_by_arrows_and_enter_and_esc(open_page: Callable[..., Any
     # A screen reader hears each option the keys point at (the lit cards are only seen).
     said = "() => document.getElementById('announce').textContent"
     assert page.evaluate(said) == "Five of Coins takes Ace of Cups and Four of Cups (1 of 2)"
+    assert page.inner_text("#status") == "Arrows switch the move, Enter plays it, Esc cancels"
     page.keyboard.press("ArrowRight")
     assert sorted(codes(page, "#table-cards .card.chosen")) == sorted(FIVE_OPTIONS[1])
     assert page.evaluate(said) == "Five of Coins takes Four of Cups and Ace of Clubs (2 of 2)"

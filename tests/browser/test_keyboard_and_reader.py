@@ -35,11 +35,14 @@ def test_a_card_chosen_by_its_key_is_said_and_so_is_esc(open_page: Callable[...,
     hand = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)")
     page.keyboard.press(str(hand.index("9C") + 1))
     assert page.evaluate(SAID) == "Knight of Cups: Enter plays it, Esc cancels"
+    # The status line too, with no arrows where there is no other move (QA: it offered them).
+    assert page.inner_text("#status") == "Enter plays it, Esc cancels"
     page.keyboard.press("Escape")
     assert page.evaluate(SAID) == "Choice cancelled"
     page.keyboard.press(str(hand.index("8C") + 1))
     assert page.evaluate(SAID) == ("Jack of Cups takes Ace of Cups, Four of Cups, Two of Swords"
                                    " and Ace of Clubs: Enter plays it, Esc cancels")
+    assert page.inner_text("#status") == "Enter plays it, Esc cancels"
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")  # nothing chosen: nothing to say
     assert page.evaluate(SAID) == "Choice cancelled"

@@ -953,7 +953,7 @@ MARKUP_RAN = """() => ({
   pwned: typeof window.pwned,
   handlers: document.querySelectorAll('[onload], [onerror]').length,
   made: document.querySelectorAll('.lobby-seat-name *, .seat-name i, .seat-name svg,'
-    + ' #seat-0-name *, #host-seats i, #host-seats svg, #last-list i, #last-list svg,'
+    + ' #seat-0-name :not(.dealer), #host-seats i, #host-seats svg, #last-list i, #last-list svg,'
     + ' #turn-live *, #status *').length,
 })"""
 NOTHING_RAN = {"pwned": "undefined", "handlers": 0, "made": 0}
