@@ -57,7 +57,7 @@ function render(s) {
         <th scope="col">${esc(tr('matchesWon'))}</th><th scope="col">${esc(tr('rounds'))}</th>
         <th scope="col">${esc(tr('roundsWon'))}</th></tr></thead><tbody>${levels}</tbody></table></div></section>
     <section aria-labelledby="h-points"><h2 id="h-points">${esc(tr('averagePoints'))}</h2>
-      <table><thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(tr('averagePoints'))}</th></tr></thead>
+      <table><thead><tr><th scope="col">${esc(tr('category'))}</th><th scope="col">${esc(tr('pointsCol'))}</th></tr></thead>
       <tbody>${cats}</tbody></table></section>
     <section aria-labelledby="h-figures"><h2 id="h-figures" class="visually-hidden">${esc(tr('stats'))}</h2>
       <div class="figures">

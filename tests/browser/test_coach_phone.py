@@ -207,3 +207,6 @@ def test_the_statistics_fit_a_phone(open_page: Callable[..., Any], server: Serve
     rules = {"en": "/en/rules", "it": "/it/regole", "de": "/de/regeln"}[lang]
     assert page.get_attribute("#rules-link", "href") == rules
     assert page.evaluate("document.documentElement.lang") == lang
+    # The points' column is not named again by the title above it.
+    column = page.inner_text("[aria-labelledby='h-points'] thead th:last-child")
+    assert column == {"en": "Points", "it": "Punti", "de": "Punkte"}[lang]
