@@ -131,3 +131,27 @@ def test_the_site_navigation_is_named_in_the_games_language(
     assert page.evaluate(names) == ["Sito", "Lingua"]
     page.click(".site-nav .langs a[data-lang='de']")
     assert page.evaluate(names) == ["Seite", "Sprache"]
+
+
+# Each hand card's key badge: whether its middle is the badge itself (not under the next card)
+# and whether it meets the card's bottom right rank index (the digits' corner).
+BADGES = """() => [...document.querySelectorAll('#hand .card')].map((card) => {
+  const key = card.querySelector('.key').getBoundingClientRect();
+  const hit = document.elementFromPoint(key.left + key.width / 2, key.top + key.height / 2);
+  const card_ = card.getBoundingClientRect();
+  return [card.dataset.code, Boolean(hit && hit.classList.contains('key')),
+          key.right > card_.left + card_.width / 2];
+})"""
+
+
+def test_each_cards_key_is_seen_on_a_narrow_window(open_page: Callable[..., Any]) -> None:
+    """The keys' numbers sat in the middle of each card's foot: beside its bottom rank index
+    ("6" by "10" read as 610, QA), and on a window where the hand's cards overlap, under the
+    next card. Now each is on the card's free bottom left, seen on every card."""
+    page = open_page({"viewport": {"width": 700, "height": 800}})
+    page.wait_for_selector("#hand.playable")
+    page.keyboard.press("1")  # a card chosen by its key: the numbers show
+    page.wait_for_selector("#hand .card .key", state="visible")
+    badges = page.evaluate(BADGES)
+    assert len(badges) == 10
+    assert all(seen and not right for _, seen, right in badges), badges
