@@ -451,6 +451,10 @@ export function installCoach(getState, options = {}) {
 
   // ----- review ---------------------------------------------------------------------------
 
+  /** Why a review has no accuracy: no play had a choice, or the computer made those that did
+   * (the person away: QA read "no play had a real choice" after the computer played them all). */
+  const noAccuracy = (d) => (d.plays.some((p) => p.by_computer && !p.forced) ? 'accuracyAway' : 'accuracyNone');
+
   async function fetchReview(view, round) {
     return api.review(view, round);
   }
@@ -577,7 +581,7 @@ export function installCoach(getState, options = {}) {
     const judged = d.plays.filter((p) => !p.forced && !p.by_computer);
     const good = judged.filter((p) => p.label === 'best' || p.label === 'good').length;
     const acc = d.accuracy === null
-      ? `<p id="review-accuracy">${esc(tr('accuracyNone'))}</p>`
+      ? `<p id="review-accuracy">${esc(tr(noAccuracy(d)))}</p>`
       : `<p id="review-accuracy"><strong>${esc(tr('accuracy', { p: Math.round(d.accuracy * 100) }))}</strong> · ${esc(tr('accuracyOf', { good, n: judged.length }))}</p>`;
     const counts = `<ul class="review-counts">${['best', 'good', 'inaccuracy', 'mistake', 'blunder'].map((k) => `<li class="chip ${k}" data-label="${k}">${esc(tr(k))}: <b>${d.counts[k]}</b></li>`).join('')}</ul>`;
     const hints = `<p class="review-hints">${esc(tr('hintsUsed', { n: d.hints_used }))}</p>`;
@@ -637,7 +641,7 @@ export function installCoach(getState, options = {}) {
     fetchReview(view, round).then((d) => {
       const note = $('summary-coach-note');
       if (!note) return;
-      const acc = d.accuracy === null ? tr('accuracyNone') : tr('accuracy', { p: Math.round(d.accuracy * 100) });
+      const acc = d.accuracy === null ? tr(noAccuracy(d)) : tr('accuracy', { p: Math.round(d.accuracy * 100) });
       note.textContent = `${acc} · ${tr('hintsUsed', { n: d.hints_used })}`;
     }).catch(() => undefined);
   }

@@ -175,7 +175,7 @@ const TEXT = {
     carte: 'Karten', denari: 'Münzen', settebello: 'Settebello', primiera: 'Primiera',
     scope: 'Scope', roundPoints: 'Punkte der Runde', matchScore: 'Stand der Partie',
     nextRound: 'Nächste Runde',
-    weWin: 'Du und dein Partner gewinnt die Partie!',
+    weWin: 'Du und dein Partner gewinnen die Partie!',
     theyWin: 'Die Gegner gewinnen die Partie.',
     yes: 'ja', no: '—',
     error: 'Verbindungsproblem.', retry: 'Nochmal',

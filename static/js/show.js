@@ -36,7 +36,8 @@ export function playText(state, play, you = false) {
   let text = play.capture.length
     ? t(lang, takes, { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
     : t(lang, plays, { seat, card: cardName(lang, play.card) });
-  if (play.scopa) text += ` ${t(lang, 'scopa')}`;
+  // Its own sentence: glued on, it read as the last card's name ("… Ace of Clubs Scopa!").
+  if (play.scopa) text += `. ${t(lang, 'scopa')}`;
   const view = state.view;
   if (view && view.history[view.history.length - 1] === play) {
     const left = leftoverText(state, view);

@@ -30,6 +30,7 @@ const state = {
   table: null, // the TableView as the server sent it to this viewer
   view: null, // its game turned for the board (seats.js), or null in the lobby
   mine: loadSeat(code), // {seat, token} while this browser holds a seat
+  lostSeat: null, // the seat the host gave the computer while this browser held it
   sel: null,
   prefs: loadPrefs(),
   busy: false,
@@ -230,6 +231,7 @@ function failed(err) {
   }
   if (err && err.status === 403 && state.mine) {
     forgetSeat(code);
+    state.lostSeat = state.mine.seat;
     state.mine = null;
     state.notice = tr('seatLost');
     stream.reconnect();
@@ -427,6 +429,9 @@ function paintTable() {
   }
   if (!tv) return;
   if (!playing) {
+    // "Your seat went to the computer: you are watching" holds until the host opens that seat
+    // again: then it is a lobby to sit down in (QA: the note stayed).
+    if (state.notice === tr('seatLost') && tv.seats[state.lostSeat]?.kind === 'free') state.notice = '';
     renderLobby(lang, tv, state.chosen);
     if (state.notice) $('lobby-note').textContent = state.notice;
     // The board's error notice is hidden with the board: a failed sit-down or start says so
@@ -510,8 +515,11 @@ function renderSummaryExtras(tv) {
 function renderLastPlays() {
   const view = state.view;
   const plays = view.history.slice(-LAST_PLAYS).reverse();
+  // Newest first, each numbered by its place in the round (a list numbered 1 from the newest
+  // read as if it came first: QA).
+  const n = view.history.length;
   const html = plays.length
-    ? plays.map((p) => `<li data-seat="${p.seat}"${p.by_computer ? ' class="by-computer"' : ''}>${esc(playText(state, p))}</li>`).join('')
+    ? plays.map((p, i) => `<li value="${n - i}" data-seat="${p.seat}"${p.by_computer ? ' class="by-computer"' : ''}>${esc(playText(state, p))}</li>`).join('')
     : `<li class="none">${esc(tr('noPlays'))}</li>`;
   const list = $('last-list');
   if (list.dataset.html !== html) {
@@ -670,6 +678,7 @@ const stream = follow(tables.events(code), {
     if (status === 403 && state.mine) {
       // The token is no longer a seat here (handed to the computer): watch as a spectator.
       forgetSeat(code);
+      state.lostSeat = state.mine.seat;
       state.mine = null;
       state.notice = tr('seatLost');
       return true;

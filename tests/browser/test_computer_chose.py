@@ -87,6 +87,10 @@ def test_cards_the_computer_chose_for_a_person_say_so(tserver: TableServer,  # n
     page.screenshot(path=str(ARTIFACTS / "table-by-computer.png"))
     plays = page.evaluate(LAST_PLAYS)
     assert len(plays) == 6, plays
+    # Each numbered by its place in the round, the newest highest (numbered 1, the newest read
+    # as the first: QA).
+    numbers = page.eval_on_selector_all("#last-list li[data-seat]", "els => els.map(e => e.value)")
+    assert numbers == list(range(len(history), len(history) - 6, -1)), numbers
     names = {0: "Anna", 1: "Computer – Right opponent", 2: "Bea", 3: "Computer – Left opponent"}
     for j, (seat, text, mark) in enumerate(plays):
         i = len(history) - 1 - j

@@ -119,7 +119,7 @@ def test_one_way_plays_at_once_and_a_scopa_is_shown(open_page: Callable[..., Any
     page.wait_for_function("() => window.said.length > 0")
     assert page.evaluate("() => window.said[0]") == (
         "You play Jack of Cups and take Ace of Cups, Four of Cups, Two of Swords and Ace of"
-        " Clubs Scopa!")
+        " Clubs. Scopa!")
     play = wait_played(page, server, gid)
     assert (play["card"], sorted(play["capture"]), play["scopa"]) == (
         "8C", ["1B", "1C", "2S", "4C"], True)

@@ -659,10 +659,15 @@ def test_the_host_opens_a_seat_again_that_they_gave_the_computer_in_the_lobby(
     anna.page.select_option("#set-lang", "en")
     assert button.inner_text() == "Open seat 2 to people"
     assert_accessible(anna.page, "lobby, host with a computer's seat (desktop)")
+    carla.page.wait_for_selector("#lobby-note:text-is("
+                                 "'The host gave your seat to the computer: you are watching.')")
     button.focus()
     anna.page.keyboard.press("Enter")
     anna.page.wait_for_selector("#lobby-seat-r[data-kind='free']")
     assert anna.page.locator("button.open-seat").count() == 0
+    # Carla's page no longer says she is watching: the seat is hers to take again (QA).
+    carla.page.wait_for_selector(".lobby-seat[data-seat='1'] button.take")
+    assert "you are watching" not in carla.page.inner_text("#lobby-note")
     # Bea, the friend it was meant for, finds it free and sits there.
     carla.page.wait_for_selector(".lobby-seat[data-seat='1'] button.take")
     bea = people(PHONE, f"{srv.url}/t/{code}")
@@ -1370,3 +1375,38 @@ def test_no_card_is_chosen_while_the_page_still_shows_its_own_capture(
     mine = [p["card"] for p in srv.view(code)["game"]["history"] if p["seat"] == 0]
     assert mine[-1] == played[-1] and others[0] not in mine
     assert anna.refused == []  # no card, no hint refused as stale
+
+
+# Where the score's parts and the connection's notice lie in a phone's bar.
+BAR_PARTS = """() => {
+  const r = (sel) => { const b = document.querySelector(sel).getBoundingClientRect();
+    return {left: b.left, right: b.right, top: b.top, bottom: b.bottom}; };
+  return {a: r('#score .pair-a'), b: r('#score .pair-b'), target: r('#score .target'),
+          notice: r('#connection'), text: document.getElementById('connection').textContent};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_a_lost_connection_leaves_the_score_readable_on_a_phone(
+        tserver: TableServer, people: Any, lang: str) -> None:
+    """"Connection lost, reconnecting…" took the phone's whole top row: the score broke over
+    two lines, cut at the top, its target under the notice (QA), just when it matters. Now the
+    notice wraps in a third of the row and the score keeps one line beside it."""
+    code, token = started_alone(tserver, False)
+    anna = people(PHONE, f"{tserver.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    anna.page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    anna.page.select_option("#set-lang", lang)
+    anna.expected.append("ERR_INTERNET_DISCONNECTED")  # the page's own requests, offline
+    anna.context.set_offline(True)
+    anna.page.wait_for_function("() => document.body.dataset.connection === 'retrying'")
+    parts = anna.page.evaluate(BAR_PARTS)
+    anna.page.screenshot(path=str(ARTIFACTS / f"table-phone-offline-{lang}.png"))
+    anna.context.set_offline(False)
+    meets = lambda p, q: (p["left"] < q["right"] and q["left"] < p["right"]  # noqa: E731
+                          and p["top"] < q["bottom"] and q["top"] < p["bottom"])
+    assert parts["text"], parts
+    assert abs(parts["a"]["top"] - parts["b"]["top"]) < 4, parts  # one line
+    assert parts["a"]["top"] >= 0 and parts["notice"]["top"] >= 0, parts  # nothing cut
+    for part in ("a", "b", "target"):
+        assert not meets(parts[part], parts["notice"]), (part, parts)
