@@ -150,6 +150,9 @@ class TablePlayOut(PlayOut):
     # A person's card that the computer chose (they were away or out of time, SPEC §6);
     # false for a person's own card and for a computer seat's.
     by_computer: bool
+    # The person who played this card, when the host has handed their seat to the computer
+    # since (this round): the play is theirs, not the computer's. None otherwise.
+    held_by: str | None = None
 
 
 class ClockOut(BaseModel):

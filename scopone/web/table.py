@@ -272,8 +272,26 @@ def start(table: dict[str, Any], now: float) -> None:
 
 
 def dealt(table: dict[str, Any]) -> None:
-    """A new round was dealt: none of its cards was chosen by the computer for a person."""
+    """A new round was dealt: none of its cards was chosen by the computer for a person, and
+    every seat is held by whoever holds it now."""
     table["by_computer"] = []
+    table["former"] = []
+
+
+def former_holders(table: dict[str, Any], seats: list[int]) -> dict[int, str]:
+    """The current round's plays (history indices; ``seats`` gives each play's seat) made by a
+    person who no longer holds the seat (the host handed it to the computer since), with their
+    name: the plays are theirs, not the computer's.
+
+    >>> former_holders({"former": [{"seat": 1, "name": "Bea", "until": 3}]}, [0, 1, 2, 3, 0, 1])
+    {1: 'Bea'}
+    """
+    out: dict[int, str] = {}
+    for f in table.get("former", ()):
+        for i, seat in enumerate(seats[:int(f["until"])]):
+            if seat == f["seat"]:
+                out[i] = str(f["name"])
+    return out
 
 
 def chosen_by_computer(table: dict[str, Any]) -> frozenset[int]:
@@ -290,10 +308,14 @@ def computer_chose(rec: GameRecord, table: dict[str, Any], seat: int) -> None:
         table.setdefault("by_computer", []).append(len(history))
 
 
-def to_computer(table: dict[str, Any], seat: int) -> None:
-    """The host hands a person's seat to the computer: the person loses it (and its token)."""
-    if table["seats"][seat]["kind"] != "person":
+def to_computer(table: dict[str, Any], seat: int, plays: int = 0) -> None:
+    """The host hands a person's seat to the computer: the person loses it (and its token).
+    The round's ``plays`` so far stay theirs (``former_holders``)."""
+    s = table["seats"][seat]
+    if s["kind"] != "person":
         raise e.Conflict(e.NOT_A_PERSON)
+    if plays:
+        table.setdefault("former", []).append({"seat": seat, "name": s["name"], "until": plays})
     table["seats"][seat] = _seat("computer")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from .schemas import RulesOut
 from .schemas_tables import ClockOut, OptionsOut, SeatOut, TableGameOut, TableView
 from .store import GameRecord
-from .table import PAIRS, Timing, chosen_by_computer, phase_of, turn_clock
+from .table import PAIRS, Timing, chosen_by_computer, former_holders, phase_of, turn_clock
 from .views import view_for
 
 
@@ -19,7 +19,9 @@ def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None,
     phase = phase_of(rec, table)
     game = None
     if phase != "lobby":
-        view = view_for(rec, seat, other="their_turn", by_computer=chosen_by_computer(table))
+        history = rec.match.round.history or ()
+        view = view_for(rec, seat, other="their_turn", by_computer=chosen_by_computer(table),
+                        held_by=former_holders(table, [p.seat for p in history]))
         clock = turn_clock(rec, table, timing.pace, timing.reconnect, time.time())
         game = TableGameOut(
             seat=seat, **view,

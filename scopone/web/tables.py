@@ -235,7 +235,8 @@ class TableService:
             t.require_host(table, you)
             if seat == table["host"]:
                 raise e.Conflict(e.HOST_SEAT)
-            t.to_computer(table, seat)
+            playing = table["phase"] == "playing"
+            t.to_computer(table, seat, len(rec.match.round.history or ()) if playing else 0)
 
         return await self._change(code, token, version, change)
 

@@ -86,10 +86,12 @@ def round_summaries(match: Match) -> list[RoundSummaryOut]:
 
 
 def view_for(rec: GameRecord, seat: int | None, other: str = "computer_turn",
-             by_computer: frozenset[int] | None = None) -> dict[str, Any]:
+             by_computer: frozenset[int] | None = None,
+             held_by: dict[int, str] | None = None) -> dict[str, Any]:
     """The game as ``seat`` sees it (None: a spectator, who has no hand): its own hand and its
     legal moves, and what is public, nothing else. The fields every game view shares. A table
-    passes ``by_computer`` (the plays the computer chose for a person): its history marks them."""
+    passes ``by_computer`` (the plays the computer chose for a person): its history marks them,
+    and ``held_by`` (plays of a person whose seat is the computer's since) names them."""
     m = rec.match
     r = m.round
     over = r.is_over
@@ -108,7 +110,8 @@ def view_for(rec: GameRecord, seat: int | None, other: str = "computer_turn",
             PlayOut(seat=p.seat, card=str(p.card), capture=codes(p.capture), scopa=p.scopa)
             if by_computer is None else
             TablePlayOut(seat=p.seat, card=str(p.card), capture=codes(p.capture),
-                         scopa=p.scopa, by_computer=i in by_computer)
+                         scopa=p.scopa, by_computer=i in by_computer,
+                         held_by=(held_by or {}).get(i))
             for i, p in enumerate(r.history or [])
         ],
         "legal": _legal(r, seat),

@@ -30,7 +30,8 @@ export function playText(state, play, you = false) {
   const { lang } = state.prefs;
   // Plain names here (a table's seats also say "host", "away"): the play is the news. A
   // person's card that the computer chose (they were away) says so: "Anna · computer".
-  const name = state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat);
+  // A card of a person whose seat the host has handed to the computer since is theirs.
+  const name = play.held_by || (state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat));
   const seat = play.by_computer ? t(lang, 'byComputer', { seat: name }) : name;
   const [plays, takes] = you ? ['youPlay', 'youTake'] : ['plays', 'takes'];
   let text = play.capture.length

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -395,3 +396,47 @@ def test_the_schemas_name_pattern_says_what_the_code_does() -> None:
         except e.Malformed:
             kept = False
         assert bool(pattern.fullmatch(name)) == kept, ascii(name)
+
+
+def test_the_plays_of_a_seat_handed_to_the_computer_stay_its_persons(api: Any) -> None:
+    """The host hands P2's seat to the computer in the middle of a round: P2's plays before
+    it are still named as P2's in everyone's history (the page named them the computer's, QA),
+    the computer's after it are not."""
+    code, tokens = _table(api, start=True)
+    c = api.client
+
+    def play(n: int) -> dict[str, Any]:
+        for _ in range(n):
+            view = _view(api, code)
+            turn = view["game"]["turn"]
+            mine = _view(api, code, tokens[turn])["game"]
+            r = c.post(f"/api/tables/{code}/moves", json={"version": view["version"],
+                                                           **mine["legal"][0]},
+                       headers=auth(tokens[turn]))
+            assert r.status_code == 200, r.text
+        return _view(api, code)
+
+    view = play(8)  # each seat twice
+    r = c.post(f"/api/tables/{code}/seats/2/computer", json={"version": view["version"]},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    tokens[2] = "gone"
+    history = r.json()["game"]["history"]
+    assert [p["held_by"] for p in history] == [
+        "P2" if p["seat"] == 2 else None for p in history]
+    assert sum(p["held_by"] == "P2" for p in history) == 2
+    for token in (None, tokens[1]):  # a spectator and another seat see the same
+        assert [p["held_by"] for p in _view(api, code, token)["game"]["history"]] == [
+            p["held_by"] for p in history]
+    # The computer's own cards at seat 2 from now on are not P2's (it plays at the pace).
+    deadline = time.monotonic() + 20
+    while True:
+        later = _view(api, code)["game"]
+        if any(p["seat"] == 2 for p in later["history"][8:]):
+            break
+        assert time.monotonic() < deadline, "the computer never played seat 2"
+        if later["turn"] == 2:
+            time.sleep(0.05)
+        else:
+            play(1)
+    assert all(p["held_by"] is None for p in later["history"][8:]), later["history"]
