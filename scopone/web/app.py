@@ -72,7 +72,8 @@ async def _sweep(store: Store, settings: Settings) -> None:
     """Sweeps now and then while the server runs (it has swept once before serving)."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS)
-        _sweep_once(store, settings)
+        # Off the loop: deleting many old games is the store's longest statement.
+        await asyncio.to_thread(_sweep_once, store, settings)
 
 
 def _is_card_error(loc: list[object]) -> bool:
@@ -136,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             solo.close()
             app.state.coach.close()
             thinker.close()
+            app.state.service.db.close()
             store.close()
 
     # No /docs pages: they load scripts from a CDN, which our CSP (rightly) forbids.

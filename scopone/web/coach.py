@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -58,12 +59,18 @@ QUEUE_PER_WORKER = 4
 META_TRIES = 3
 
 #: Loads a game's newest record by id, refusing what the caller may not reach (404).
-Loader = Callable[[str], GameRecord]
+Loader = Callable[[str], Awaitable[GameRecord]]
 
 
 def coach_meta(rec: GameRecord) -> dict[str, Any]:
     meta: dict[str, Any] = rec.meta.setdefault("coach", {})
     return meta
+
+
+def seat_person(rec: GameRecord, seat: int, person: str) -> None:
+    """Credits ``seat``'s rounds to ``person`` from now on (their statistics must exist:
+    ``CoachService.claim_seat``)."""
+    coach_meta(rec).setdefault("people", {})[str(seat)] = person
 
 
 #: What the coach keeps of one match: rounds by number, so a new match at the same table
@@ -151,7 +158,7 @@ class CoachService:
     def __init__(self, service: GameService, seconds: float, processes: bool,
                  workers: int = 2) -> None:
         self.service = service
-        self.store = service.store
+        self.db = service.db  # off the event loop, as the service's own calls
         self.seconds = seconds
         self._processes = processes
         self._pool = self._new_pool(workers)
@@ -164,6 +171,11 @@ class CoachService:
         self._flights: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._hints: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # A person's statistics are read, changed and written back, with the store's calls off
+        # the loop in between: without a lock a round's credit read before a clear and written
+        # after it would bring the cleared rounds back (a test saw it once in eight runs).
+        self._person_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         service.watcher = self
 
     def _new_pool(self, workers: int) -> cf.Executor:
@@ -196,17 +208,30 @@ class CoachService:
 
     # ----- the game's watcher ---------------------------------------------------------------
 
-    def game_created(self, rec: GameRecord, person: str | None) -> None:
+    async def game_created(self, rec: GameRecord, person: str | None) -> None:
         if person is None:
             return
-        self.claim_seat(rec, 0, person)
+        await self.claim_seat(rec, 0, person)
 
-    def claim_seat(self, rec: GameRecord, seat: int, person: str) -> None:
-        """Credits ``seat``'s rounds to ``person`` from now on (a table calls it on sitting)."""
-        coach_meta(rec).setdefault("people", {})[str(seat)] = person
-        if self.store.load_person(person) is None:
-            now = time.time()
-            self.store.save_person(PersonRecord(person, empty_stats(), now, now))
+    async def claim_seat(self, rec: GameRecord, seat: int, person: str) -> None:
+        """Credits ``seat``'s rounds to ``person`` from now on, in ``rec`` (stored by the
+        caller)."""
+        await self._known(person)
+        seat_person(rec, seat, person)
+
+    async def _known(self, person: str) -> None:
+        """The person's statistics exist from their first game on (empty until a round)."""
+        async with self._person(person):
+            if await self.db.load_person(person) is None:
+                now = time.time()
+                await self.db.save_person(PersonRecord(person, empty_stats(), now, now))
+
+    def _person(self, person: str) -> asyncio.Lock:
+        """This process's lock on one person's statistics, held from reading to writing."""
+        lock = self._person_locks.get(person)
+        if lock is None:
+            lock = self._person_locks[person] = asyncio.Lock()
+        return lock
 
     async def claim_table_seat(self, rec: GameRecord, seat: int, person: str, holder: str,
                                load: Loader) -> None:
@@ -215,9 +240,10 @@ class CoachService:
         def claim(r: GameRecord) -> None:
             if r.meta["table"]["seats"][seat]["token"] != holder:
                 return
-            self.claim_seat(r, seat, person)
+            seat_person(r, seat, person)
             coach_meta(r).setdefault("claims", {})[str(seat)] = holder
 
+        await self._known(person)
         await self._change_meta(rec.id, claim, load)
 
     def level_changed(self, rec: GameRecord, old: str) -> None:
@@ -242,12 +268,12 @@ class CoachService:
         meta["credit_levels"] = [meta.pop("round_level", rec.level),
                                  meta.get("match_level", rec.level)]
 
-    def round_stored(self, rec: GameRecord) -> None:
+    async def round_stored(self, rec: GameRecord) -> None:
         m = rec.match
         score = m.rounds[-1]
         round_level, match_level = coach_meta(rec).get("credit_levels", [rec.level, rec.level])
         for seat, person in people_of(rec).items():
-            self._change_person(person, lambda d, s=seat: credit_round(  # type: ignore[misc]
+            await self._change_person(person, lambda d, s=seat: credit_round(  # type: ignore[misc]
                 d, round_level, s, score, m.winner, match_level,
                 key=f"{match_key(rec)}:{m.round_number}:{s}"))
             if self._busy == 0:
@@ -265,19 +291,20 @@ class CoachService:
         if not task.cancelled() and task.exception() is not None:
             log.warning("reviewing a round failed", exc_info=task.exception())
 
-    def _change_person(self, person: str, change: Callable[[dict[str, Any]], dict[str, Any]]
-                       ) -> None:
-        rec = self.store.load_person(person)
-        if rec is None:
-            return  # cleared in the meantime: nothing to count for
-        rec.data = change(rec.data)
-        rec.updated = time.time()
-        self.store.save_person(rec)
+    async def _change_person(self, person: str,
+                             change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        async with self._person(person):
+            rec = await self.db.load_person(person)
+            if rec is None:
+                return  # cleared in the meantime: nothing to count for
+            rec.data = change(rec.data)
+            rec.updated = time.time()
+            await self.db.save_person(rec)
 
-    def _load_any(self, game_id: str) -> GameRecord:
+    async def _load_any(self, game_id: str) -> GameRecord:
         """Any game or table by id: only for the coach's own work on a record it was handed
         (a round just stored), never for an id from a request."""
-        rec = self.store.load(game_id)
+        rec = await self.db.load(game_id)
         if rec is None:
             raise e.NotFound(e.GAME_NOT_FOUND)
         return rec
@@ -291,13 +318,13 @@ class CoachService:
         for _ in range(META_TRIES):
             async with self.service._locked(game_id):
                 self.service.forget(game_id)
-                rec = load(game_id)
+                rec = await load(game_id)
                 before = rec.updated
                 change(rec)
                 # A new time though the same version: a change based on the copy before this
                 # one (another process's, kept to play on) is refused and made again on this.
                 rec.updated = max(time.time(), before + 1e-3)
-                if self.store.update(rec, rec.version, before):
+                if await self.db.update(rec, rec.version, before):
                     return
         if required:
             raise e.Unavailable(e.DATABASE_UNAVAILABLE)
@@ -329,14 +356,14 @@ class CoachService:
         await self._change_meta(rec.id, add, load)
         person = people_of(rec).get(seat)
         if person is not None and counted:
-            self._change_person(person, lambda d: credit_help(
+            await self._change_person(person, lambda d: credit_help(
                 d, "hints" if kind == "hints" else "cards_seen"))
         return stored
 
     # ----- what the person asks for ---------------------------------------------------------
 
     async def hint(self, game_id: str, version: int, seat: int) -> dict[str, Any]:
-        rec = self.service._load(game_id)
+        rec = await self.service._load(game_id)
         if version != rec.version:
             raise _conflict(e.STALE_VERSION, rec, seat)
         return await self.hint_for(rec, seat, self.service._load)
@@ -367,7 +394,8 @@ class CoachService:
         return {**out, "version": rec.version, "hints_used": hints_used(counts)}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
-        return await self.cards_seen_for(self.service._load(game_id), seat, self.service._load)
+        return await self.cards_seen_for(await self.service._load(game_id), seat,
+                                         self.service._load)
 
     async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
         seen = cards_seen(SeatView.of(rec.match.round, seat))
@@ -397,7 +425,7 @@ class CoachService:
         return trace
 
     async def review(self, game_id: str, number: int, seat: int) -> dict[str, Any]:
-        return await self.review_for(self.service._load(game_id), number, seat,
+        return await self.review_for(await self.service._load(game_id), number, seat,
                                      self.service._load)
 
     async def review_for(self, rec: GameRecord, number: int, seat: int,
@@ -458,26 +486,27 @@ class CoachService:
         if person is not None:
             judged = sum(1 for p in out["plays"]
                          if not p["forced"] and not p.get("by_computer"))
-            self._change_person(person, lambda d: credit_accuracy(
+            await self._change_person(person, lambda d: credit_accuracy(
                 d, f"{match_key(rec)}:{key}", out["accuracy"], judged))
         return out
 
     # ----- statistics -----------------------------------------------------------------------
 
-    def person(self, person: str) -> PersonRecord:
-        rec = self.store.load_person(person)
+    async def person(self, person: str) -> PersonRecord:
+        rec = await self.db.load_person(person)
         if rec is None:
             raise e.NotFound(e.PERSON_NOT_FOUND)
         return rec
 
-    def clear(self, person: str) -> None:
+    async def clear(self, person: str) -> None:
         """Empties the person's statistics. The id stays theirs: the games that credit it (a
         match under way, a table's seat) go on counting from now on, where a forgotten id
         would leave the rest of that match counted for no one."""
-        rec = self.person(person)
-        rec.data = empty_stats()
-        rec.updated = time.time()
-        self.store.save_person(rec)
+        async with self._person(person):
+            rec = await self.person(person)
+            rec.data = empty_stats()
+            rec.updated = time.time()
+            await self.db.save_person(rec)
 
 
 __all__ = ["CoachService", "Loader", "new_match", "people_of"]

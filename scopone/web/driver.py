@@ -96,7 +96,7 @@ class Driver:
     async def _step(self, game_id: str, watch: Watch) -> bool:
         """Plays the card due, or waits for a change or for it to be due; False when the
         table is gone, or nothing is due and no page of it is open here."""
-        rec = self.tables.record(game_id, None)  # read only: a cached copy
+        rec = await self.tables.record(game_id, None)  # read only: a cached copy
         table = t.table_of(rec) if rec is not None else None
         if rec is None or table is None:
             return False
@@ -150,12 +150,12 @@ class Driver:
 
     async def _play(self, game_id: str, version: int, seat: int) -> None:
         """Decides for ``seat`` at ``version`` and stores the card if nothing changed since."""
-        rec = self.tables.record(game_id, version)  # read only: a cached copy will do
+        rec = await self.tables.record(game_id, version)  # read only: a cached copy will do
         if rec is None or rec.version != version:
             return
         move = await self.games.decide(rec, seat)  # off the loop for Hard
         async with self.games.locked(game_id):
-            rec = self.tables.store.load(game_id)
+            rec = await self.tables.db.load(game_id)
             table = t.table_of(rec) if rec is not None else None
             if rec is None or table is None or rec.version != version:
                 return  # a person played or the table changed meanwhile: look again
@@ -167,5 +167,5 @@ class Driver:
             table["turn_since"] = now
             table["game_version"] = rec.version + 1  # what commit makes it
             table["lease"] = {"owner": self.owner, "since": now}
-            if self.tables.commit(rec, card_played=True, seats_changed=False):
+            if await self.tables.commit(rec, card_played=True, seats_changed=False):
                 self.cards_played += 1

@@ -257,7 +257,7 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
         end = time.monotonic() + max_seconds
         known: int | None = None  # first the store's version, then the hub's news
         while (left := end - time.monotonic()) > 0 and not watch.closed:
-            rec = tables.record(game_id, known)
+            rec = await tables.record(game_id, known)
             table = t.table_of(rec) if rec is not None else None
             if rec is None or table is None:
                 return  # the table was swept away

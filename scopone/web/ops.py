@@ -17,7 +17,7 @@ router = APIRouter(tags=["operations"], responses=e.documented(400, 413))
             responses=e.documented(503))
 async def healthz(service: Service) -> HealthOut:
     """200 while the database answers a trivial query, 503 when it does not."""
-    if not service.store.ping():
+    if not await service.db.ping():
         raise e.Unavailable(e.DATABASE_UNAVAILABLE)
     return HealthOut(status="ok")
 

@@ -58,13 +58,13 @@ async def create_game(
                                       "statistics this game's rounds count for")] = "",
 ) -> GameView:
     """A new match; seat 0 is the human, seats 1–3 the computer at ``level``."""
-    return service.create(req or GameCreate(), person or None)
+    return await service.create(req or GameCreate(), person or None)
 
 
 @router.get("/{game_id}", response_model=GameView, operation_id="get_game",
             responses=_answers(200, 404))
 async def get_game(game_id: str, service: Service) -> GameView:
-    return service.get(game_id)
+    return await service.get(game_id)
 
 
 @router.get("/{game_id}/events", operation_id="game_events", response_class=EventStream,
@@ -81,7 +81,7 @@ async def game_events(request: Request, game_id: str, service: Service,
     a stream is open the server plays the computers' cards, one every ``speed``'s pace (SPEC
     §6: a game played alone is a table with one person); the server ends a stream after a
     while and the client reconnects with ``Last-Event-ID``, missing nothing."""
-    view = service.get(game_id)  # 404 for no such game (or a table's record)
+    view = await service.get(game_id)  # 404 for no such game (or a table's record)
     seen = resume_from(last_event_id, after)
     if seen > view.version:
         seen = -1  # a version the game never had: the page gets the game now

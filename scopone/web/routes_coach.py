@@ -75,7 +75,7 @@ async def cards_seen(game_id: str, coach: Coach) -> dict[str, Any]:
             responses={**documented(422), **_UNKNOWN_PERSON})
 async def person_stats(person_id: PersonId, coach: Coach) -> dict[str, Any]:
     """The person's statistics across matches (404 for an id no game was created with)."""
-    return stats_summary(coach.person(person_id).data)
+    return stats_summary((await coach.person(person_id)).data)
 
 
 @people.delete("/{person_id}/stats", status_code=status.HTTP_204_NO_CONTENT,
@@ -83,7 +83,7 @@ async def person_stats(person_id: PersonId, coach: Coach) -> dict[str, Any]:
 async def clear_stats(person_id: PersonId, coach: Coach) -> Response:
     """Clears the person's statistics; rounds played from now on count again, those of a
     match under way included."""
-    coach.clear(person_id)
+    await coach.clear(person_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -41,9 +41,9 @@ class _Seated:
     """The table at ``code`` as the token's seat reaches it: the record, the table, the seat,
     and a loader that reloads this table only (the coach's counts are written through it)."""
 
-    def __init__(self, tables: TableService, code: str, authorization: str | None,
-                 *, help_: bool) -> None:
-        self.rec, self.table = tables.load(code)
+    def __init__(self, tables: TableService, code: str, rec: GameRecord,
+                 table: dict[str, Any], authorization: str | None, *, help_: bool) -> None:
+        self.rec, self.table = rec, table
         # A spectator (no token) has no hand, no turn and no review of their own.
         self.seat = t.require_seat(t.seat_of_token(self.table, bearer(authorization)))
         if help_ and not self.table["options"]["hints"]:
@@ -51,8 +51,14 @@ class _Seated:
         self._tables = tables
         self._code = code
 
-    def load(self, game_id: str) -> GameRecord:
-        rec, _ = self._tables.load(self._code)
+    @classmethod
+    async def at(cls, tables: TableService, code: str, authorization: str | None,
+                 *, help_: bool) -> _Seated:
+        rec, table = await tables.load(code)
+        return cls(tables, code, rec, table, authorization, help_=help_)
+
+    async def load(self, game_id: str) -> GameRecord:
+        rec, _ = await self._tables.load(self._code)
         if rec.id != game_id:  # the code now names another record: nothing of ours is there
             raise e.NotFound(e.TABLE_NOT_FOUND)
         return rec
@@ -85,7 +91,7 @@ async def table_hint(code: Code, req: VersionIn, tables: Tables, coach: Coach,
     """The move Hard would make from the token's seat's own view, with the best few margins.
     403 when the host did not allow hints; 409 (with the table for this seat) when it is not
     the seat's turn, the round is over or the version is old. Counted for this seat only."""
-    at = _Seated(tables, code, authorization, help_=True)
+    at = await _Seated.at(tables, code, authorization, help_=True)
     at.require_playing()
     rec = at.rec
     # As for a card: stale only when the game changed since ``version`` (a card, a deal), not
@@ -102,7 +108,7 @@ async def table_cards_seen(code: Code, tables: Tables, coach: Coach,
                            authorization: Authorization = None) -> dict[str, Any]:
     """Where each card is as far as the token's seat knows; counted like a hint, and like the
     hint only when the host allowed hints (403 otherwise)."""
-    at = _Seated(tables, code, authorization, help_=True)
+    at = await _Seated.at(tables, code, authorization, help_=True)
     at.require_playing()
     return await coach.cards_seen_for(at.rec, at.seat, at.load)
 
@@ -113,7 +119,7 @@ async def table_review(code: Code, number: RoundNumber, tables: Tables, coach: C
                        authorization: Authorization = None) -> dict[str, Any]:
     """The token's seat's plays of a finished round judged against the best (its own review;
     a spectator gets 403). 409 while the round is being played, 404 for a round not reached."""
-    at = _Seated(tables, code, authorization, help_=False)
+    at = await _Seated.at(tables, code, authorization, help_=False)
     at.require_playing()
     return await at.judged(lambda: coach.review_for(at.rec, number, at.seat, at.load))
 
@@ -126,7 +132,7 @@ async def table_person(code: Code, person: Person, tables: Tables, coach: Coach,
     """The token's seat collects statistics for the person of ``X-Scopone-Person`` (their rounds,
     hints and accuracy, as in the solo game) while the seat is theirs. Not governed by the
     hints option: statistics are no help during play."""
-    at = _Seated(tables, code, authorization, help_=False)
+    at = await _Seated.at(tables, code, authorization, help_=False)
     holder = t.token_hash(bearer(authorization) or "")  # a seat was found: there is a token
     await coach.claim_table_seat(at.rec, at.seat, person, holder, at.load)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

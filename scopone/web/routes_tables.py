@@ -56,7 +56,7 @@ router = APIRouter(prefix="/api/tables", tags=["tables"], responses=documented(*
              operation_id="create_table", responses=_answers(201, 422))
 async def create_table(req: TableCreate, tables: Tables) -> SeatTaken:
     """A table in the lobby; its creator is the host at seat 0 (the token is only here)."""
-    return tables.create(req)
+    return await tables.create(req)
 
 
 @router.get("/{code}", response_model=TableView, operation_id="get_table",
@@ -64,7 +64,7 @@ async def create_table(req: TableCreate, tables: Tables) -> SeatTaken:
 async def get_table(code: Code, tables: Tables,
                     authorization: Authorization = None) -> TableView:
     """The table for the token's seat; without a token the lobby or a spectator's view."""
-    return tables.get(code, bearer(authorization))
+    return await tables.get(code, bearer(authorization))
 
 
 @router.post("/{code}/seats/{seat}", response_model=SeatTaken,
@@ -157,7 +157,7 @@ async def events(request: Request, code: Code, tables: Tables,
     server ends a stream after a while (settings ``events_max_seconds``); the client
     reconnects with ``Last-Event-ID`` and misses nothing."""
     token = bearer(authorization)
-    rec, table = tables.load(code)
+    rec, table = await tables.load(code)
     seat = seat_of_token(table, token)
     presence: Presence = request.app.state.presence
     max_seconds: float = request.app.state.settings.events_max_seconds

@@ -34,6 +34,7 @@ from . import errors as e
 from .push import Hub
 from .schemas import GameCreate, GameView, MoveIn
 from .store import GameRecord, Store
+from .store.offloop import OffLoop
 from .thinker import Thinker
 from .views import HUMAN, game_view
 
@@ -45,7 +46,7 @@ HOT_GAMES = 2048
 class RoundWatcher(Protocol):
     """Who hears of games created and rounds finished (the coach: statistics, reviews)."""
 
-    def game_created(self, rec: GameRecord, person: str | None) -> None: ...
+    async def game_created(self, rec: GameRecord, person: str | None) -> None: ...
 
     def level_changed(self, rec: GameRecord, old: str) -> None:
         """Before a new level (``rec.level``, ``old`` before it) is stored: may add to
@@ -54,7 +55,7 @@ class RoundWatcher(Protocol):
     def round_over(self, rec: GameRecord) -> None:
         """Before the finishing move is stored: may add to ``rec.meta``."""
 
-    def round_stored(self, rec: GameRecord) -> None:
+    async def round_stored(self, rec: GameRecord) -> None:
         """After the finishing move is stored (once per round, whichever process)."""
 
 
@@ -63,6 +64,8 @@ class GameService:
 
     def __init__(self, store: Store, thinker: Thinker, hub: Hub | None = None) -> None:
         self.store = store
+        # Every call of a request, stream or driver goes through ``db``: off the event loop.
+        self.db = OffLoop(store)
         self.thinker = thinker
         self.hub = hub or Hub()
         self.watcher: RoundWatcher | None = None
@@ -98,15 +101,15 @@ class GameService:
         async with self._locked(game_id):
             yield
 
-    def _load(self, game_id: str) -> GameRecord:
-        rec = self.store.load(game_id) if len(game_id) <= 64 else None
+    async def _load(self, game_id: str) -> GameRecord:
+        rec = await self.db.load(game_id) if len(game_id) <= 64 else None
         # A game id is the capability of seat 0 of a single-player game only: a table with
         # friends is reached by its code and its seat tokens, never by its id.
         if rec is None or rec.code is not None:
             raise e.NotFound(e.GAME_NOT_FOUND)
         return rec
 
-    def commit(self, rec: GameRecord, card_played: bool = False) -> bool:
+    async def commit(self, rec: GameRecord, card_played: bool = False) -> bool:
         """Stores ``rec`` as the next version and announces it; False (nothing stored) when
         another process changed it since it was loaded. ``card_played``: the change is a card
         (``play_card``), so a round over now is a round that card ended, and the watcher hears
@@ -117,14 +120,14 @@ class GameService:
         old, old_updated = rec.version, rec.updated
         rec.version = old + 1
         rec.updated = time.time()
-        if not self.store.update(rec, old, old_updated):
+        if not await self.db.update(rec, old, old_updated):
             rec.version, rec.updated = old, old_updated
             return False
         self.hub.publish(rec.id, rec.version)
         if ended:
             # The watcher may keep this record (a review in the background): not kept hot, so
             # the next change loads a copy of its own.
-            self.watcher.round_stored(rec)  # type: ignore[union-attr]
+            await self.watcher.round_stored(rec)  # type: ignore[union-attr]
         elif rec.code is None:
             self._keep(rec)
         return True
@@ -163,23 +166,26 @@ class GameService:
         # each decision's rng distinct and replayable.
         return await self.thinker.choose(rec.level, view, f"{rec.seed}:{rec.version}")
 
-    def get(self, game_id: str) -> GameView:
-        rec = self.peek(game_id) if len(game_id) <= 64 else None
+    async def get(self, game_id: str) -> GameView:
+        rec = await self.peek(game_id) if len(game_id) <= 64 else None
         if rec is None or rec.code is not None:
             raise e.NotFound(e.GAME_NOT_FOUND)  # as ``_load`` says it
         return self.view(rec)
 
-    def peek(self, game_id: str) -> GameRecord | None:
+    async def peek(self, game_id: str) -> GameRecord | None:
         """The game's newest record, to read at once and never to change (the server's own
         players, its event streams): the copy this process stored last while the store holds
         that version (a cheap query instead of loading and parsing the match), else the
         store's."""
         rec = self._hot.get(game_id)
-        if rec is not None and self.store.version(game_id) == rec.version:
+        # Still hot after the store's answer: a request may have taken it out meanwhile to
+        # change it (``_change``), and a record being changed is no version that was stored.
+        if (rec is not None and await self.db.version(game_id) == rec.version
+                and self._hot.get(game_id) is rec):
             return rec
-        return self.store.load(game_id)
+        return await self.db.load(game_id)
 
-    def newest(self, game_id: str) -> GameRecord | None:
+    async def newest(self, game_id: str) -> GameRecord | None:
         """``peek`` for those who follow the game's news on the hub (the server's driver and
         the page's stream, each with a watch open): the hot record, without asking the store,
         when it is the newest version committed since this process began to watch the game
@@ -189,7 +195,7 @@ class GameService:
         rec = self._hot.get(game_id)
         if rec is not None and self.hub.heard(game_id) == rec.version:
             return rec
-        return self.peek(game_id)
+        return await self.peek(game_id)
 
     def forget(self, game_id: str) -> None:
         """The game was stored by other means (the coach's counts): load it next time."""
@@ -210,26 +216,26 @@ class GameService:
         async with self._locked(game_id):
             rec = self._take(game_id)
             if rec is None or rec.version != version:
-                rec = self._load(game_id)
+                rec = await self._load(game_id)
             for _ in range(2):
                 if rec.version != version:
                     raise e.Conflict(e.STALE_VERSION, game_view(rec))
                 await change(rec)
-                if self.commit(rec, card_played):
+                if await self.commit(rec, card_played):
                     return rec
-                rec = self._load(game_id)
+                rec = await self._load(game_id)
             raise e.Conflict(e.STALE_VERSION, game_view(rec))
 
     # ----- changing -----------------------------------------------------------------------
 
-    def create(self, req: GameCreate, person: str | None = None) -> GameView:
+    async def create(self, req: GameCreate, person: str | None = None) -> GameView:
         rules = Rules(variant=req.variant, napola=req.napola, target=req.target)
         # The deck's rng is seeded from the OS so no client can predict a deal.
         match = Match(rules, random.Random(secrets.randbits(128)))
         rec = GameRecord.new(match, req.level)
         if self.watcher:
-            self.watcher.game_created(rec, person)
-        self.store.insert(rec)
+            await self.watcher.game_created(rec, person)
+        await self.db.insert(rec)
         self._keep(rec)  # its first computer card (or move) is played on this copy
         return self.view(rec)
 
@@ -273,15 +279,15 @@ class GameService:
 
     async def set_level(self, game_id: str, level: str) -> GameView:
         async with self._locked(game_id):
-            rec = self._load(game_id)
+            rec = await self._load(game_id)
             if rec.level == level:
                 return game_view(rec)  # nothing changes, so the version stays
             old, rec.level = rec.level, level
             if self.watcher is not None:
                 self.watcher.level_changed(rec, old)
-            if not self.commit(rec):
+            if not await self.commit(rec):
                 # Another process changed the row between our load and this write.
-                raise e.Conflict(e.STALE_VERSION, game_view(self._load(game_id)))
+                raise e.Conflict(e.STALE_VERSION, game_view(await self._load(game_id)))
             return self.view(rec)
 
 

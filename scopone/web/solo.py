@@ -90,7 +90,7 @@ class SoloDriver:
     async def _step(self, game_id: str, watch: Watch) -> bool:
         """Plays the computer's card when it is due, else waits for a change or for it to be
         due; False when the game is gone."""
-        rec = self.games.newest(game_id)
+        rec = await self.games.newest(game_id)
         if rec is None or rec.code is not None:
             return False
         if status_of(rec.match) != "computer_turn":
@@ -130,7 +130,7 @@ async def solo_events(games: GameService, driver: SoloDriver, game_id: str, spee
             newer = True  # the first look is at once, not at the next news
             while (left := end - time.monotonic()) > 0 and not watch.closed:
                 if newer:
-                    rec = games.newest(game_id)
+                    rec = await games.newest(game_id)
                     if rec is None:
                         return  # swept away
                     if rec.version > sent:

@@ -42,6 +42,7 @@ class TableService:
         # every view counts down to the card the driver will play for a person.
         self.timing = timing
         self.store = games.store
+        self.db = games.db
         self.hub = games.hub
         # Set by the app: woken after every change so the computers play on (scopone.web.driver).
         self.on_change: Callable[[str], None] = lambda game_id: None
@@ -60,21 +61,21 @@ class TableService:
         if len(self._newest) > CACHED_TABLES:
             del self._newest[next(iter(self._newest))]  # the least recently stored
 
-    def record(self, game_id: str, version: int | None) -> GameRecord | None:
+    async def record(self, game_id: str, version: int | None) -> GameRecord | None:
         """The table's record at ``version`` or newer (None: whatever the store holds now)."""
-        cached = self._newest.get(game_id)
         if version is None:
-            version = self.store.version(game_id)
+            version = await self.db.version(game_id)
             if version is None:
                 return None
+        cached = self._newest.get(game_id)  # after the store's answer: it may be newer now
         if cached is not None and cached.version >= version:
             return cached
-        rec = self.store.load(game_id)
+        rec = await self.db.load(game_id)
         if rec is not None:
             self._remember(rec)
         return rec
 
-    def commit(self, rec: GameRecord, card_played: bool = False,
+    async def commit(self, rec: GameRecord, card_played: bool = False,
                seats_changed: bool = True) -> bool:
         """``GameService.commit``, and the record kept for the streams.
 
@@ -86,22 +87,22 @@ class TableService:
         table = t.table_of(rec)
         if table is not None and seats_changed:
             table["settled_version"] = rec.version + 1  # what commit makes it
-        if not self.games.commit(rec, card_played):
+        if not await self.games.commit(rec, card_played):
             return False
         self._remember(rec)
         return True
 
     # ----- reading ------------------------------------------------------------------------
 
-    def load(self, code: str) -> tuple[GameRecord, dict[str, Any]]:
-        rec = self.store.load_by_code(code) if 0 < len(code) <= 64 else None
+    async def load(self, code: str) -> tuple[GameRecord, dict[str, Any]]:
+        rec = await self.db.load_by_code(code) if 0 < len(code) <= 64 else None
         table = t.table_of(rec) if rec is not None else None
         if rec is None or table is None:
             raise e.NotFound(e.TABLE_NOT_FOUND)
         return rec, table
 
-    def get(self, code: str, token: str | None) -> TableView:
-        rec, table = self.load(code)
+    async def get(self, code: str, token: str | None) -> TableView:
+        rec, table = await self.load(code)
         return self.view(rec, table, t.seat_of_token(table, token))
 
     def view(self, rec: GameRecord, table: dict[str, Any], seat: int | None) -> TableView:
@@ -110,7 +111,7 @@ class TableService:
 
     # ----- changing -----------------------------------------------------------------------
 
-    def create(self, req: TableCreate) -> SeatTaken:
+    async def create(self, req: TableCreate) -> SeatTaken:
         name = t.clean_name(req.name)
         rules = Rules(variant=req.variant, napola=req.napola, target=req.target)
         # The deck's rng is seeded from the OS so no client can predict a deal.
@@ -121,7 +122,7 @@ class TableService:
         # Settled from the start: the host's start at the version this answer gives is not
         # refused because their own browser's stream connected since (a presence change).
         meta["table"]["settled_version"] = rec.version
-        self.store.insert(rec)
+        await self.db.insert(rec)
         return SeatTaken(seat=t.HOST, token=token, table=self.view(rec, meta["table"], t.HOST))
 
     async def _change(self, code: str, token: str | None, version: int | None,
@@ -141,10 +142,10 @@ class TableService:
         connects, or hands a seat over while the computers play on, is not refused.
         ``seats_changed`` says whether this change is one of the seats (by default, every change
         but the game's)."""
-        rec, _ = self.load(code)
+        rec, _ = await self.load(code)
         async with self.games.locked(rec.id):
             for _ in range(RETRIES):
-                rec, table = self.load(code)
+                rec, table = await self.load(code)
                 seat = t.seat_of_token(table, token)
                 # Before the first deal (the start) there is no game to judge against.
                 settled = int(table.get("settled_version", rec.version))
@@ -169,7 +170,7 @@ class TableService:
                     # table open there), the others would wait ``takeover`` for it.
                     table["lease"] = {"owner": self.process, "since": table["turn_since"]}
                 seats = not game_changed if seats_changed is None else seats_changed
-                if self.commit(rec, card_played, seats):
+                if await self.commit(rec, card_played, seats):
                     self.on_change(rec.id)
                     return self.view(rec, table, seat)
                 # Another process stored the table since it was loaded: the next turn of the
@@ -266,7 +267,7 @@ class TableService:
 
         # Checked before the lock too, so that the usual case (a page saying it is there while
         # it is not away) costs no lock; checked again under it (change) against a race.
-        rec, table = self.load(code)
+        rec, table = await self.load(code)
         seat = t.require_seat(t.seat_of_token(table, token))
         if not table["seats"][seat]["away"]:
             return self.view(rec, table, seat)  # nothing changes, so the version stays
@@ -281,7 +282,7 @@ class TableService:
         ever. False when other writes won every try (nothing stored)."""
         async with self.games.locked(game_id):
             for _ in range(RETRIES):
-                rec = self.store.load(game_id)
+                rec = await self.db.load(game_id)
                 table = t.table_of(rec) if rec is not None else None
                 if rec is None or table is None:
                     return True
@@ -295,7 +296,7 @@ class TableService:
                 if orphaned:
                     table["turn_since"] = now
                     table["lease"] = {"owner": self.process, "since": now}
-                if self.commit(rec, seats_changed=False):
+                if await self.commit(rec, seats_changed=False):
                     self.on_change(rec.id)
                     return True
                 await asyncio.sleep(0)
@@ -308,7 +309,7 @@ class TableService:
         person's card at that version stands. True when stored, or when the table changed
         meanwhile (its driver looks again); False when the write lost."""
         async with self.games.locked(game_id):
-            rec = self.store.load(game_id)
+            rec = await self.db.load(game_id)
             table = t.table_of(rec) if rec is not None else None
             if rec is None or table is None or rec.version != version:
                 return True
@@ -317,7 +318,7 @@ class TableService:
             for s in table["seats"]:
                 if s.get("gone_since") is not None and float(s["gone_since"]) > now:
                     s["gone_since"] = now
-            if not self.commit(rec, seats_changed=False):
+            if not await self.commit(rec, seats_changed=False):
                 return False
         self.on_change(rec.id)
         return True
@@ -330,7 +331,7 @@ class TableService:
         version, so every viewer sees it: presence is part of the table's state."""
         async with self.games.locked(game_id):
             for _ in range(RETRIES):
-                rec = self.store.load(game_id)
+                rec = await self.db.load(game_id)
                 table = t.table_of(rec) if rec is not None else None
                 if rec is None or table is None:
                     return
@@ -345,7 +346,7 @@ class TableService:
                 else:
                     streams.pop(process, None)
                 t.note_presence(s, time.time())
-                if self.commit(rec, seats_changed=False):
+                if await self.commit(rec, seats_changed=False):
                     self.on_change(rec.id)
                     return
                 await asyncio.sleep(0)

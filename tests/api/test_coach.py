@@ -260,7 +260,7 @@ def _last_round(api: Api, pid: str) -> str:
     gid = api.insert(["7D", "1C", "2C", "3C"], table="7C", dealer=3, scores=(10, 0))
     rec = api.store.load(gid)
     assert rec is not None
-    api.app.state.coach.claim_seat(rec, 0, pid)
+    run_alone(api.app.state.coach.claim_seat(rec, 0, pid))
     assert api.store.update(rec, rec.version)
     return gid
 
@@ -309,7 +309,7 @@ def test_a_level_set_between_rounds_is_the_next_rounds_and_the_match_keeps_the_e
     gid = api.insert(["7D 2B", "1C 4S", "2C 6D", "3C 5B"], dealer=3, level="normal")
     rec = api.store.load(gid)
     assert rec is not None
-    api.app.state.coach.claim_seat(rec, 0, pid)
+    run_alone(api.app.state.coach.claim_seat(rec, 0, pid))
     assert api.store.update(rec, rec.version)
     rng = random.Random(11)
     game = api.step(api.get(gid), rng)

@@ -9,6 +9,7 @@ import json
 import random
 import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,62 @@ def test_a_sqlite_file_locked_by_another_program_answers_503(tmp_path: Path) -> 
         game = _your_turn(api)
         path = str(api.app.state.settings.db_path)
         _refused_then_taken(api, game, _FileLocked(path))
+
+
+def _answered_while_waiting(api: Api, game: dict[str, Any], held: Any, waiting_for: Any,
+                            path: str) -> float:
+    """While ``held``, a move of ``game`` waits for the database (``waiting_for()`` says once
+    it does); ``path`` is asked meanwhile. Returns how long it took, after checking that it
+    was answered, with 200, while the move still waited: the store's calls are made off the
+    event loop (before, the process answered nothing until the move's wait was over)."""
+    move = {"version": game["version"], **game["legal"][0]}
+    with held, ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(api.client.post, f"/api/games/{game['id']}/moves", json=move)
+        deadline = time.monotonic() + 4.0  # the lock's wait is 5 s
+        while not waiting_for():
+            assert time.monotonic() < deadline and not waiting.done(), "the move never waited"
+            time.sleep(0.02)
+        start = time.monotonic()
+        r = api.client.get(path)
+        took = time.monotonic() - start
+        assert r.status_code == 200, r.text
+        assert not waiting.done(), f"answered only after the move's wait ({took:.1f} s)"
+        assert waiting.result().status_code == 503
+    return took
+
+
+def test_a_move_waiting_for_a_locked_row_holds_up_no_other_game(
+        tmp_path: Path, pg_url: str) -> None:
+    """Another program holds one game's row: a move of it waits for the lock, and the other
+    games are read meanwhile (PostgreSQL's pool has other connections)."""
+    import psycopg
+
+    api = _api(tmp_path, pg_url)
+    with api.client, psycopg.connect(pg_url, autocommit=True) as watcher:
+        game = _your_turn(api)
+        other = api.create()
+
+        def waits() -> bool:
+            row = watcher.execute("SELECT count(*) FROM pg_stat_activity "
+                                  "WHERE wait_event_type = 'Lock'").fetchone()
+            return row is not None and row[0] > 0
+
+        _answered_while_waiting(api, game, _RowLocked(pg_url, game["id"]), waits,
+                                f"/api/games/{other['id']}")
+
+
+def test_a_move_waiting_for_a_locked_sqlite_file_holds_up_no_page(tmp_path: Path) -> None:
+    """Another program holds the SQLite file: a move waits for it (its one connection is
+    busy), and what needs no database (a page, the metrics) is answered meanwhile."""
+    api = _api(tmp_path)
+    with api.client:
+        game = _your_turn(api)
+        path = str(api.app.state.settings.db_path)
+        inner = api.app.state.service.store.inner  # the ObservedStore's SqliteStore
+        for page in ("/metrics", "/"):
+            _answered_while_waiting(api, game, _FileLocked(path), inner._lock.locked, page)
+            # Refused (nothing stored): the same move is the next one tried.
+            assert api.get(game["id"]) == game
 
 
 def test_a_seat_stream_whose_opening_the_database_refuses_answers_503(tmp_path: Path) -> None:

@@ -94,14 +94,14 @@ def test_every_answer_is_the_stored_game_through_a_whole_match(tmp_path: Path) -
 
     async def scenario() -> int:
         async with service(tmp_path) as games:
-            view = games.create(GameCreate(level="easy"))
+            view = await games.create(GameCreate(level="easy"))
             changes = 0
             while view.status != "match_over":
                 view = await step(games, view)
                 changes += 1
                 fresh = stored_view(games, view.id)
                 assert view == fresh
-                assert games.get(view.id) == fresh
+                assert await games.get(view.id) == fresh
             return changes
 
     assert run_alone(scenario()) > 40  # at least a round's cards and its end
@@ -114,14 +114,14 @@ def test_a_change_stored_by_another_process_is_what_the_next_read_shows(
 
     async def scenario() -> None:
         async with service(tmp_path) as games:
-            view = games.create(GameCreate(level="easy"))
+            view = await games.create(GameCreate(level="easy"))
             while view.status != "computer_turn":
                 view = await step(games, view)
-            hot = games.peek(view.id)
+            hot = await games.peek(view.id)
             assert hot is not None
             assert games.view_json(hot) is games.view_json(hot)  # kept, made once
             store_elsewhere(games, view.id)
-            now = games.get(view.id)
+            now = await games.get(view.id)
             assert now.version == view.version + 1
             assert now == stored_view(games, view.id)
             assert len(now.history) == len(view.history) + 1
@@ -135,14 +135,14 @@ def test_a_game_forgotten_is_read_again(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with service(tmp_path) as games:
-            view = games.create(GameCreate(level="easy"))
-            hot = games.peek(view.id)
+            view = await games.create(GameCreate(level="easy"))
+            hot = await games.peek(view.id)
             assert hot is not None
             kept = games.view_json(hot)
             assert games.view_json(hot) is kept
             games.forget(view.id)
             assert games.view_json(hot) is not kept  # no longer hot: made anew
-            loaded = games.peek(view.id)
+            loaded = await games.peek(view.id)
             assert loaded is not None and loaded is not hot
             assert games.view_json(loaded) == kept
 
@@ -164,7 +164,7 @@ def test_a_followed_games_views_are_built_once_a_version(
 
     async def scenario() -> list[int]:
         async with service(tmp_path) as games:
-            view = games.create(GameCreate(level="easy"))
+            view = await games.create(GameCreate(level="easy"))
             sent = [view.version]
             for _ in range(30):
                 view = await step(games, view)
@@ -188,7 +188,7 @@ def test_the_followers_of_a_game_read_its_newest_version_without_asking_the_stor
 
     async def scenario() -> None:
         async with service(tmp_path) as games:
-            view = games.create(GameCreate(level="easy"))
+            view = await games.create(GameCreate(level="easy"))
             asked: list[str] = []
             real_version = games.store.version
 
@@ -198,17 +198,18 @@ def test_the_followers_of_a_game_read_its_newest_version_without_asking_the_stor
 
             games.store.version = version  # type: ignore[method-assign]
             gid = view.id
-            assert games.newest(gid) is games.peek(gid)  # nobody watches: the store is asked
+            # Nobody watches: the store is asked.
+            assert await games.newest(gid) is await games.peek(gid)
             assert len(asked) == 2
             async with games.hub.watch(gid, -1):
                 view = await step(games, view)  # stored here, announced on the hub
                 asked.clear()
-                rec = games.newest(gid)
+                rec = await games.newest(gid)
                 assert rec is not None and rec.version == view.version
                 assert asked == []
                 other = store_elsewhere(games, gid)
                 games.hub.publish(gid, other.version)  # what its listener does
-                rec = games.newest(gid)
+                rec = await games.newest(gid)
                 assert rec is not None and rec.version == view.version + 1
                 assert len(rec.match.round.history or []) == len(view.history) + 1
 
@@ -224,12 +225,12 @@ def test_a_page_back_on_a_process_whose_copy_is_old_gets_the_stored_game(
 
     async def scenario() -> tuple[int, bytes]:
         async with service(tmp_path) as games:
-            view = games.create(GameCreate(level="easy"))
+            view = await games.create(GameCreate(level="easy"))
             async with games.hub.watch(view.id, -1):
                 view = await step(games, view)  # N, stored and kept here
             store_elsewhere(games, view.id, cards=2)  # nobody watching here
             async with games.hub.watch(view.id, view.version):
-                rec = games.newest(view.id)
+                rec = await games.newest(view.id)
                 assert rec is not None
             event = await first_event(games, view.id, view.version)
             return rec.version - view.version, event

@@ -132,14 +132,14 @@ async def sim_games(tmp_path: Path, sim: Sim) -> AsyncIterator[GameService]:
         store.close()
 
 
-def card_now(games: GameService, game_id: str) -> None:
+async def card_now(games: GameService, game_id: str) -> None:
     """The seat to play plays its first legal card, stored at once (a tool's advance, or the
     person's card: who plays it makes no difference to a driver)."""
     rec = games.store.load(game_id)
     assert rec is not None
     r = rec.match.round
     r.play(r.legal_moves()[0], seat=r.turn)
-    assert games.commit(rec, card_played=True)
+    assert await games.commit(rec, card_played=True)
 
 
 def _at_computer_turn(games: GameService) -> GameRecord:
@@ -165,7 +165,7 @@ def sim(monkeypatch: pytest.MonkeyPatch) -> Sim:
 
 
 def _status(games: GameService, game_id: str) -> str:
-    rec = games.peek(game_id)
+    rec = games.store.load(game_id)
     assert rec is not None
     return status_of(rec.match)
 
@@ -241,12 +241,12 @@ def test_at_the_persons_turn_the_computer_waits_and_looks_again_later(
         async with sim_games(tmp_path, sim) as games:
             rec = _at_computer_turn(games)
             for _ in range(3):
-                card_now(games, rec.id)
+                await card_now(games, rec.id)
             assert _status(games, rec.id) == "your_turn"
             driver = SoloDriver(games, PACES)
             async with sim.watch(rec.id, 3) as watch:
                 went_on = await driver._step(rec.id, watch)
-            version = games.peek(rec.id).version  # type: ignore[union-attr]
+            version = (await games.peek(rec.id)).version  # type: ignore[union-attr]
             return went_on, version
 
     went_on, version = run_alone(scenario())

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from .aio import run_alone
 from .conftest import make_settings
 from .tables_live import LiveServer, Stream, Visibility
 
@@ -183,13 +184,13 @@ def test_peek_reads_the_copy_stored_last_only_while_the_store_holds_it(
         live: LiveServer) -> None:
     service = live.app.state.service
     game = _at_computer_turn(live)  # stored by this process: its copy is kept
-    first, again = service.peek(game["id"]), service.peek(game["id"])
+    first, again = run_alone(service.peek(game["id"])), run_alone(service.peek(game["id"]))
     assert first is again and first.version == game["version"]
     # Another process changes the game: its row moves on, so the copy is no longer read.
     other = service.store.load(game["id"])
     other.level = "hard"
     other.version += 1
     assert service.store.update(other, other.version - 1)
-    fresh, again = service.peek(game["id"]), service.peek(game["id"])
+    fresh, again = run_alone(service.peek(game["id"])), run_alone(service.peek(game["id"]))
     assert fresh is not again  # read from the store each time
     assert (fresh.version, fresh.level) == (game["version"] + 1, "hard")

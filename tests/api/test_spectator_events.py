@@ -36,7 +36,7 @@ def test_spectators_share_one_event_a_version_while_it_is_fresh(
                 if step == "new version":
                     stored, table = at.stored()
                     table["seats"][2]["connected"] = True
-                    assert at.tables.commit(stored, seats_changed=False)
+                    assert await at.tables.commit(stored, seats_changed=False)
                 stored, table = at.stored()
                 out.append((feed.built, feed.event(stored, table)))
             out.append((feed.built, b""))

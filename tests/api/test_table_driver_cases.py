@@ -274,13 +274,13 @@ def test_the_computers_card_that_ends_a_round_is_heard_by_the_coach(
         def __init__(self) -> None:
             self.heard: list[str] = []
 
-        def game_created(self, rec: GameRecord, person: str | None) -> None:
+        async def game_created(self, rec: GameRecord, person: str | None) -> None:
             pass
 
         def round_over(self, rec: GameRecord) -> None:
             self.heard.append("over")
 
-        def round_stored(self, rec: GameRecord) -> None:
+        async def round_stored(self, rec: GameRecord) -> None:
             self.heard.append("stored")
 
     async def scenario() -> tuple[list[str], GameRecord]:
@@ -587,7 +587,7 @@ def test_a_process_heard_again_stores_its_pages_connected_again(
             carla = table["seats"][2]
             carla["streams"].clear()  # what the other process's revive stored
             t.note_presence(carla, sim.now)
-            assert at.tables.commit(stored, seats_changed=False)
+            assert await at.tables.commit(stored, seats_changed=False)
             versions.append(at.stored()[0].version)
             await presence.tell_again()
             versions.append(at.stored()[0].version)

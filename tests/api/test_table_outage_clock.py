@@ -23,6 +23,7 @@ from scopone.web import table as t
 from scopone.web.driver import Driver
 from scopone.web.store import GameRecord, ObservedStore, unavailable
 from scopone.web.store import observed as observed_module
+from scopone.web.store.offloop import OffLoop
 from scopone.web.tables import TableService
 from scopone.web.wallclock import ClockSteps
 
@@ -44,6 +45,7 @@ async def observed_table(tmp_path: Path, sim: Sim, rec: GameRecord,
     table["seats"][2]["token"] = t.token_hash(CARLA)
     async with sim_games(tmp_path, sim) as games:
         store = games.store = ObservedStore(games.store)
+        games.db = OffLoop(store)
         tables = TableService(games, t.Timing(PACE, GRACE))
         store.insert(rec)
         yield At(tables, Driver(tables, PACE, takeover=TAKEOVER, reconnect=GRACE,

@@ -9,6 +9,7 @@ import pytest
 
 from scopone.web.errors import NAME_RULE
 
+from .aio import run_alone
 from .tables_live import auth, settled
 from .test_table_rules import DRAWN_NAMES, STACKED_NAMES, UNDRAWN_NAMES
 
@@ -284,18 +285,18 @@ def test_back_sent_twice_at_once_makes_one_version(api: Any, monkeypatch: Any) -
     code, tokens = _table(api, people=2, start=True)
     rec = api.store.load_by_code(code)
     rec.meta["table"]["seats"][1]["away"] = True
-    assert api.app.state.service.commit(rec)
+    assert run_alone(api.app.state.service.commit(rec))
     tables = api.app.state.tables
-    stale = tables.load(code)  # what the second request read before the first was stored
+    stale = run_alone(tables.load(code))  # what the second request read before the first was stored
     r = api.client.post(f"/api/tables/{code}/back", headers=auth(tokens[1]))
     assert r.status_code == 200 and r.json()["seats"][1]["away"] is False
     v = r.json()["version"]
     assert v == rec.version + 1
     real, calls = tables.load, []
 
-    def load_late(c: str) -> Any:
+    async def load_late(c: str) -> Any:
         calls.append(c)
-        return stale if len(calls) == 1 else real(c)
+        return stale if len(calls) == 1 else await real(c)
 
     monkeypatch.setattr(tables, "load", load_late)
     r = api.client.post(f"/api/tables/{code}/back", headers=auth(tokens[1]))
