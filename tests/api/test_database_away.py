@@ -146,15 +146,18 @@ def test_a_move_waiting_for_a_locked_row_holds_up_no_other_game(
                                 f"/api/games/{other['id']}")
 
 
-def test_a_move_waiting_for_a_locked_sqlite_file_holds_up_no_page(tmp_path: Path) -> None:
-    """Another program holds the SQLite file: a move waits for it (its one connection is
-    busy), and what needs no database (a page, the metrics) is answered meanwhile."""
+def test_a_move_waiting_for_a_locked_sqlite_file_holds_up_no_other_request(
+        tmp_path: Path) -> None:
+    """Another program holds the SQLite file: a move waits for it (the writes' connection is
+    busy), and the metrics, a page and another game (read on the readers' connection, which
+    WAL mode never makes wait for a write) are answered meanwhile."""
     api = _api(tmp_path)
     with api.client:
         game = _your_turn(api)
+        other = api.create()
         path = str(api.app.state.settings.db_path)
         inner = api.app.state.service.store.inner  # the ObservedStore's SqliteStore
-        for page in ("/metrics", "/"):
+        for page in ("/metrics", "/", f"/api/games/{other['id']}"):
             _answered_while_waiting(api, game, _FileLocked(path), inner._lock.locked, page)
             # Refused (nothing stored): the same move is the next one tried.
             assert api.get(game["id"]) == game

@@ -23,7 +23,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 #: Store calls of one process at once: PostgreSQL's pool holds 4 connections (the others wait
-#: for one there, within its timeout); SQLite's one connection takes one call at a time.
+#: for one there, within its timeout); SQLite has one connection for reads, one for writes.
 THREADS = 8
 
 

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .base import (
     KEEP_BEATS_SECONDS,
@@ -92,8 +93,10 @@ class SqliteStore:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        # One connection shared by the event loop and test threads, guarded by a lock; every
-        # statement is short, so the lock is never held for long.
+        # One connection for the writes, shared by the store's threads (``OffLoop``) and
+        # guarded by a lock; every statement is short, but a write may wait for another
+        # process's (up to the busy timeout), so the reads have a connection of their own: in
+        # WAL mode they never wait for a write, and each sees every write committed before it.
         self._db = _connect(path)
         self._lock = threading.Lock()
         self._closed = threading.Event()
@@ -104,6 +107,8 @@ class SqliteStore:
             # last commits), at a fraction of FULL's fsync cost.
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._migrate()
+        self._reader = _connect(path)  # once the file is in WAL mode, with its tables
+        self._read_lock = threading.Lock()
 
     def _migrate(self) -> None:
         db = self._db
@@ -134,11 +139,13 @@ class SqliteStore:
             self._listener.join(timeout=2)
         with self._lock:
             self._db.close()
+        with self._read_lock:
+            self._reader.close()
 
     def ping(self) -> bool:
         try:
-            with self._lock:
-                self._db.execute("SELECT 1").fetchone()
+            with self._read_lock:
+                self._reader.execute("SELECT 1").fetchone()
         except sqlite3.Error:  # a closed connection included
             return False
         return True
@@ -154,22 +161,22 @@ class SqliteStore:
                  dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated),
             )
 
+    def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """One row read on the readers' connection."""
+        with self._read_lock:
+            row: tuple[Any, ...] | None = self._reader.execute(sql, args).fetchone()
+        return row
+
     def load(self, game_id: str) -> GameRecord | None:
-        with self._lock:
-            row = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+        row = self._one(f"SELECT {ROW_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return None if row is None else record_from_row(row)
 
     def load_by_code(self, code: str) -> GameRecord | None:
-        with self._lock:
-            row = self._db.execute(f"SELECT {ROW_COLUMNS} FROM games WHERE code = ?",
-                                   (code,)).fetchone()
+        row = self._one(f"SELECT {ROW_COLUMNS} FROM games WHERE code = ?", (code,))
         return None if row is None else record_from_row(row)
 
     def version(self, game_id: str) -> int | None:
-        with self._lock:
-            row = self._db.execute("SELECT version FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+        row = self._one("SELECT version FROM games WHERE id = ?", (game_id,))
         return None if row is None else int(row[0])
 
     def update(self, rec: GameRecord, expected_version: int,
@@ -195,9 +202,8 @@ class SqliteStore:
     # ----- people ---------------------------------------------------------------------------
 
     def load_person(self, person_id: str) -> PersonRecord | None:
-        with self._lock:
-            row = self._db.execute("SELECT id, data, created, updated FROM people WHERE id = ?",
-                                   (person_id,)).fetchone()
+        row = self._one("SELECT id, data, created, updated FROM people WHERE id = ?",
+                        (person_id,))
         if row is None:
             return None
         return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
