@@ -38,7 +38,7 @@ from ..players import LEVELS
 from ..workers import watch_server
 from . import errors as e
 from .store import GameRecord, PersonRecord
-from .table import chosen_by_computer, table_of
+from .table import chosen_by_computer, former_holders, table_of
 from .views import HUMAN, codes, game_view
 
 if TYPE_CHECKING:
@@ -99,10 +99,25 @@ def new_match(rec: GameRecord) -> None:
 
 def _trace_of(rec: GameRecord) -> dict[str, Any]:
     """The current round, over, as its review reads it: with the plays the computer chose for
-    a person at a table, which are not that person's to be judged on."""
+    a person at a table, which are not that person's to be judged on, and the names of those
+    who made plays of a seat the host handed to the computer since (``held_by``: the seat's
+    holder now is not who made them)."""
     table = table_of(rec)
     chosen = chosen_by_computer(table) if table is not None else frozenset()
-    return RoundTrace.of(rec.match.round, chosen).to_dict()
+    trace = RoundTrace.of(rec.match.round, chosen).to_dict()
+    held = former_holders(table, [p[0] for p in trace["plays"]]) if table is not None else {}
+    if held:
+        trace["held_by"] = {str(i): name for i, name in held.items()}
+    return trace
+
+
+def _named(history: list[dict[str, Any]], trace: dict[str, Any]) -> list[dict[str, Any]]:
+    """The review's plays of the round, each made by a former holder of its seat named."""
+    held: dict[str, str] = trace.get("held_by", {})
+    if not held:
+        return history
+    return [{**h, "held_by": held[str(i)]} if str(i) in held else h
+            for i, h in enumerate(history)]
 
 
 def match_key(rec: GameRecord) -> str:
@@ -436,8 +451,9 @@ class CoachService:
         if cached is None:
             cached = await self._computed(rec, trace, number, seat, load)
         help_ = help_counts(rec, number, seat)
-        return {**cached, "round": number, "hints_used": hints_used(help_),
-                "cards_seen_opened": int(help_.get("seen", 0))}
+        # Names at answer time, not in the review kept: it is judged once for every viewer.
+        return {**cached, "history": _named(cached["history"], trace), "round": number,
+                "hints_used": hints_used(help_), "cards_seen_opened": int(help_.get("seen", 0))}
 
     async def _once(self, flight: str,
                     work: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:

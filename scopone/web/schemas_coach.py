@@ -94,6 +94,9 @@ class PublicPlayOut(BaseModel):
     capture: list[CardCode]
     scopa: bool
     by_computer: bool = False  # a person's card the computer chose (see TablePlayOut)
+    # The person who made this play, when the host has handed its seat to the computer since
+    # (see TablePlayOut); null: the seat's holder now.
+    held_by: str | None = None
 
 
 class ReviewOut(BaseModel):

@@ -441,3 +441,18 @@ def test_the_plays_of_a_seat_handed_to_the_computer_stay_its_persons(api: Any) -
         else:
             play(1)
     assert all(p["held_by"] is None for p in later["history"][8:]), later["history"]
+    # The round's review names them too, for every seat that reviews it (its kept trace holds
+    # the names: the next deal forgets who held the seat).
+    deadline = time.monotonic() + 60
+    while (game := _view(api, code)["game"])["status"] not in ("round_over", "match_over"):
+        assert time.monotonic() < deadline, "the round never ended"
+        if game["turn"] == 2:
+            time.sleep(0.05)
+        else:
+            play(1)
+    for seat in (0, 1):
+        r = c.get(f"/api/tables/{code}/rounds/1/review", headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        assert [p.get("held_by") for p in r.json()["history"]] == [
+            "P2" if i < 8 and p["seat"] == 2 else None
+            for i, p in enumerate(r.json()["history"])]
