@@ -218,7 +218,8 @@ export function installCoach(getState, options = {}) {
     const design = getState().prefs.design;
     // The compact grid (coach.css `.compact`, placeOnBoard: a phone, or a desktop's free part
     // too small for the pictures) shows each card as its rank in a row of its suit, and the
-    // unseen ones of each rank in a row under them rather than in the table.
+    // unseen ones of each rank in a row under them rather than in the table (on an upright
+    // phone, with the legend beside the grid: its last chip, "not seen yet", names that row).
     const suits = SUITS.map((s) => `<div class="seen-suit" role="list"><svg class="seen-suit-mark" viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#suit-${s}"/></svg>${DECK.filter((c) => c.endsWith(s)).map((c) => {
       const p = places[c];
       const label = `${cardName(lang(), c)}: ${tr(`place${p}`)}`;
@@ -229,7 +230,9 @@ export function installCoach(getState, options = {}) {
     const head = unseen.map((_, i) => `<th scope="col">${i + 1}</th>`).join('');
     const cells = unseen.map((n, i) => `<td data-rank="${i + 1}">${n}</td>`).join('');
     const where = places['7D'] === 'unseen' ? tr('placeunseen') : tr(`place${places['7D']}`);
-    const html = `<div class="panel-head"><h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
+    // One box around it all: on an upright phone its layout follows the panel's width (a
+    // container query of coach.css), the legend beside the grid where the panel is wide enough.
+    const html = `<div class="seen-body"><div class="panel-head"><h2 id="seen-title">${esc(tr('seenTitle'))}</h2>
       <button type="button" id="seen-close" aria-keyshortcuts="C">${esc(tr('close'))}</button></div>
       <div class="seen-grid">${suits}</div>
       <p class="seen-legend">${['hand', 'table', 'taken_a', 'taken_b', 'unseen'].map((p) => `<span class="chip ${p}">${esc(tr(`place${p}`))}</span>`).join(' ')}</p>
@@ -238,7 +241,7 @@ export function installCoach(getState, options = {}) {
       <table class="seen-ranks"><caption>${esc(tr('unseenByRank'))}</caption>
         <thead><tr><th scope="row">${esc(tr('rank'))}</th>${head}</tr></thead>
         <tbody><tr><th scope="row">${esc(tr('unseenCount'))}</th>${cells}</tr></tbody></table>
-      <p id="seen-settebello">${esc(tr('settebello', { where }))}</p>`;
+      <p id="seen-settebello">${esc(tr('settebello', { where }))}</p></div>`;
     // Written only when it changed, like the hint: the focus stays on Close while cards fall.
     if (html !== written.seen) {
       box.innerHTML = html;
@@ -568,10 +571,11 @@ export function installCoach(getState, options = {}) {
     box.setAttribute('aria-labelledby', 'review-title');
   }
 
-  /** Who made a play of the round: the seat's name, and "· computer" for a person's card that
-   * the computer chose (they were away). */
+  /** Who made a play of the round: the seat's name (or the person's who held it until the
+   * host handed it to the computer: `held_by`), and "· computer" for a person's card that the
+   * computer chose (they were away). */
   function playedBy(h) {
-    const name = seatLabel(lang(), h.seat);
+    const name = h.held_by || seatLabel(lang(), h.seat);
     return h.by_computer ? t(lang(), 'byComputer', { seat: name }) : name;
   }
 

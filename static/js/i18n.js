@@ -48,6 +48,9 @@ const TEXT = {
     takes: '{seat} plays {card} and takes {cards}',
     youPlay: 'You play {card}',
     youTake: 'You play {card} and take {cards}',
+    // The viewer's own card that the computer chose (they were away): not "You play".
+    youPlayByComputer: 'The computer plays {card} for you',
+    youTakeByComputer: 'The computer plays {card} for you and takes {cards}',
     // A capture chosen by the arrow keys, said to a screen reader: the option and how many.
     option: '{card} takes {cards} ({i} of {n})',
     // A card chosen by its number key with one way to play it, and a choice cancelled.
@@ -106,6 +109,8 @@ const TEXT = {
     takes: '{seat} gioca {card} e prende {cards}',
     youPlay: 'Giochi {card}',
     youTake: 'Giochi {card} e prendi {cards}',
+    youPlayByComputer: 'Il computer gioca {card} per te',
+    youTakeByComputer: 'Il computer gioca {card} per te e prende {cards}',
     option: '{card} prende {cards} ({i} di {n})',
     selectedLays: '{card}: Invio la gioca, Esc annulla',
     selectedTakes: '{card} prende {cards}: Invio la gioca, Esc annulla',
@@ -160,6 +165,8 @@ const TEXT = {
     takes: '{seat} spielt {card} und nimmt {cards}',
     youPlay: 'Du spielst {card}',
     youTake: 'Du spielst {card} und nimmst {cards}',
+    youPlayByComputer: 'Der Computer spielt {card} für dich',
+    youTakeByComputer: 'Der Computer spielt {card} für dich und nimmt {cards}',
     option: '{card} nimmt {cards} ({i} von {n})',
     selectedLays: '{card}: Enter spielt sie, Esc bricht ab',
     selectedTakes: '{card} nimmt {cards}: Enter spielt sie, Esc bricht ab',

@@ -22,8 +22,17 @@ export function seatLabel(state, seat) {
   return state.seatLabel ? state.seatLabel(seat) : seatName(state.prefs.lang, seat);
 }
 
+/** Whether `play` is the viewer's own, said in the second person: their seat's (the board's
+ * bottom), on a page that holds a seat (a spectator's bottom seat is someone else's), and not
+ * a card of the person who held that seat before the host handed it to the computer (`held_by`
+ * names them). */
+export function isViewers(state, play) {
+  return play.seat === 0 && !state.watching && !play.held_by;
+}
+
 /** What a play says, for the live region and the list of last plays; `you` says the viewer's
- * own play in the second person ("You play ..."). The round's last play, once the page holds
+ * own play in the second person ("You play ...", or "The computer plays ... for you" for a card
+ * the computer chose while they were away). The round's last play, once the page holds
  * the view in which its leftovers lie in a pile, also says where they went (the list of last
  * plays shows it; the live region is told as they are seen to go: `sweepLeftovers`). */
 export function playText(state, play, you = false) {
@@ -33,7 +42,9 @@ export function playText(state, play, you = false) {
   // A card of a person whose seat the host has handed to the computer since is theirs.
   const name = play.held_by || (state.plainName ? state.plainName(play.seat) : seatLabel(state, play.seat));
   const seat = play.by_computer ? t(lang, 'byComputer', { seat: name }) : name;
-  const [plays, takes] = you ? ['youPlay', 'youTake'] : ['plays', 'takes'];
+  let keys = ['plays', 'takes'];
+  if (you) keys = play.by_computer ? ['youPlayByComputer', 'youTakeByComputer'] : ['youPlay', 'youTake'];
+  const [plays, takes] = keys;
   let text = play.capture.length
     ? t(lang, takes, { seat, card: cardName(lang, play.card), cards: cardList(lang, play.capture) })
     : t(lang, plays, { seat, card: cardName(lang, play.card) });
@@ -117,12 +128,12 @@ function turnText(state, view) {
 }
 
 /** What a screen reader hears of a play: the player's own too, in the second person (the
- * capture it made, a scopa: the banner is only seen), and "your turn" when it is. Said once the
+ * capture it made, a scopa: the banner is only seen; the list of last plays says it alike),
+ * and "your turn" when it is. Said once the
  * view after it is the page's, when the keys act on it: said before, a player who answered
  * "your turn" at once would press keys the page still refuses. */
 function announce(state, play, after) {
-  const you = play.seat === 0 && !state.watching && !play.by_computer;
-  let text = playText(state, play, you);
+  let text = playText(state, play, isViewers(state, play));
   if (after.status === 'your_turn') text += ` ${t(state.prefs.lang, 'yourTurn')}`;
   $('announce').textContent = text;
 }

@@ -14,7 +14,7 @@ import { place, seatAt, turnGame } from './seats.js';
 import { cardWaits, offered, serversFault } from './resend.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
-import { playText, showPlay } from './show.js';
+import { isViewers, playText, showPlay } from './show.js';
 import { cleanName, copyInvite, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const STORE_PREFS = 'scopone.prefs';
@@ -516,10 +516,11 @@ function renderLastPlays() {
   const view = state.view;
   const plays = view.history.slice(-LAST_PLAYS).reverse();
   // Newest first, each numbered by its place in the round (a list numbered 1 from the newest
-  // read as if it came first: QA).
+  // read as if it came first: QA). The viewer's own plays in the second person, as a screen
+  // reader hears them (show.js): "Anna plays" read as if Anna were someone else.
   const n = view.history.length;
   const html = plays.length
-    ? plays.map((p, i) => `<li value="${n - i}" data-seat="${p.seat}"${p.by_computer ? ' class="by-computer"' : ''}>${esc(playText(state, p))}</li>`).join('')
+    ? plays.map((p, i) => `<li value="${n - i}" data-seat="${p.seat}"${p.by_computer ? ' class="by-computer"' : ''}>${esc(playText(state, p, isViewers(state, p)))}</li>`).join('')
     : `<li class="none">${esc(tr('noPlays'))}</li>`;
   const list = $('last-list');
   if (list.dataset.html !== html) {

@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from scopone.engine import Match, Rules
+from scopone.web.store import GameRecord, SqliteStore
+
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
 from .test_controls import HANDS, TABLE
@@ -149,6 +152,62 @@ def test_a_forced_moves_hint_says_so_with_no_margin(
         "async () => { const m = await import('/static/js/coach-text.js');"
         " return ['it', 'de'].map((l) => m.ct(l, 'hintForced', { move: 'X' })); }")
     assert said == ["Una sola mossa possibile: X.", "Nur ein möglicher Zug: X."]
+
+
+def mid_round(server: Server, seed: int, tricks: int) -> str:
+    """A game of a random deal (seat 0 to lead) after ``tricks`` times four random plays: seat
+    0 to play again, cards in both piles and on the table."""
+    match = Match(Rules(), random.Random(seed), dealer=3)
+    rng = random.Random(seed)
+    for _ in range(4 * tricks):
+        match.round.play(rng.choice(match.round.legal_moves()))
+    rec = GameRecord.new(match, "easy")
+    store = SqliteStore(server.db_path)
+    try:
+        store.insert(rec)
+    finally:
+        store.close()
+    return rec.id
+
+
+# The cards seen's parts, each with its smallest text and whether it lies inside the panel.
+SEEN_PARTS = """() => {
+  const panel = document.getElementById('seen-panel').getBoundingClientRect();
+  const part = (sel) => [...document.querySelectorAll('#seen-panel ' + sel)].map((el) => {
+    const r = el.getBoundingClientRect();
+    return { inside: r.top >= panel.top - 0.5 && r.bottom <= panel.bottom + 0.5 && r.width > 0,
+             font: parseFloat(getComputedStyle(el).fontSize) };
+  });
+  return { ranks: part('.seen-card .seen-rank'), counts: part('.seen-count .seen-rank'),
+           chips: part('.seen-legend .chip'), settebello: part('#seen-settebello') };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_cards_seen_shows_whole_on_an_upright_phone(
+        open_page: Callable[..., Any], server: Server, lang: str) -> None:
+    """Upright, the cards seen was a column of heading, grid, counts, legend and settebello
+    193 px tall in a free part of 128 (above or below one row of the table's cards): its counts
+    per rank, its legend and its settebello line lay below the fold. Now the legend lies beside
+    the grid, its last chip naming the row of counts, the rows are tighter and the table's
+    cards lie at the top of the table while it is open: it shows whole, its text readable, and
+    it still leaves the seats, the piles and the table's cards in sight."""
+    page = open_page(PHONE, game=mid_round(server, seed=1, tricks=5),
+                     prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(PLAYABLE)
+    assert page.locator("#table-cards .card").count() == 4
+    page.tap("#btn-seen")
+    page.wait_for_selector("#seen-panel .seen-card")
+    assert_in_sight(page, 1)
+    content, shown = page.eval_on_selector(
+        "#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
+    assert content <= shown + 1, (lang, content, shown)
+    parts = page.evaluate(SEEN_PARTS)
+    assert [len(parts[k]) for k in ("ranks", "counts", "chips", "settebello")] == [40, 10, 5, 1]
+    for name, found in parts.items():
+        assert all(p["inside"] for p in found), (name, found)
+        assert min(p["font"] for p in found) >= 11, (name, found)
+    page.locator("#seen-panel").screenshot(path=str(ARTIFACTS / f"coach-phone-seen-{lang}.png"))
 
 
 def play_a_round(server: Server, person: str) -> None:

@@ -1,8 +1,11 @@
 """A person's card that the computer chose (SPEC §6: they were away or out of time) is told
-apart wherever the page names who played: the table's last plays say "Anna · computer", and in
-the review of the round such a play of the viewer's is the computer's, not judged, and another
-person's among the plays before says "Bea · computer". The marks are put in the store, as the
-server keeps them (``meta["table"]["by_computer"]``: indices into the round's history)."""
+apart wherever the page names who played: the table's last plays say "Bea · computer" (and "The
+computer plays ... for you" for the viewer's own), and in the review of the round such a play of
+the viewer's is the computer's, not judged, and another person's among the plays before says
+"Bea · computer". The marks are put in the store, as the server keeps them
+(``meta["table"]["by_computer"]``: indices into the round's history). The viewer's own plays
+are theirs in the second person ("You play ..."), as a screen reader hears them; a spectator's
+list names every seat."""
 
 from __future__ import annotations
 
@@ -11,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, DESKTOP
+from .conftest import ARTIFACTS, DESKTOP, PHONE
 from .test_tables import (  # noqa: F401  (fixtures)
     MY_TURN_OR_OVER,
     Person,
     TableServer,
+    _card_name,
     in_sync,
     people,
     play_until,
@@ -81,7 +85,8 @@ def test_cards_the_computer_chose_for_a_person_say_so(tserver: TableServer,  # n
     shown = srv.view(code)["game"]["history"]
     assert [i for i, p in enumerate(shown) if p["by_computer"]] == marked
 
-    # The last plays (newest first): "Anna · computer", "Bea · computer"; no other play.
+    # The last plays (newest first): Anna's (her own page) "The computer plays ... for you",
+    # "Bea · computer"; no other play.
     page.wait_for_function("n => document.querySelectorAll('#last-list li.by-computer')"
                            ".length === n", arg=len(marked))
     page.screenshot(path=str(ARTIFACTS / "table-by-computer.png"))
@@ -91,21 +96,27 @@ def test_cards_the_computer_chose_for_a_person_say_so(tserver: TableServer,  # n
     # as the first: QA).
     numbers = page.eval_on_selector_all("#last-list li[data-seat]", "els => els.map(e => e.value)")
     assert numbers == list(range(len(history), len(history) - 6, -1)), numbers
-    names = {0: "Anna", 1: "Computer – Right opponent", 2: "Bea", 3: "Computer – Left opponent"}
+    names = {0: "You", 1: "Computer – Right opponent", 2: "Bea", 3: "Computer – Left opponent"}
     for j, (seat, text, mark) in enumerate(plays):
         i = len(history) - 1 - j
         assert seat == history[i]["seat"], (i, plays)
-        if i in marked:
+        if i in marked and seat == 0:
+            assert mark and text.startswith("The computer plays "), (i, text)
+            assert f"{_card_name(history[i]['card'])} for you" in text, (i, text)
+        elif i in marked:
             assert mark and text.startswith(f"{names[seat]} · computer plays "), (i, text)
         else:
-            assert not mark and text.startswith(f"{names[seat]} plays "), (i, text)
-            assert "· computer" not in text, (i, text)
-    for lang, word in (("it", "computer gioca "), ("de", "Computer spielt ")):
+            verb = " play " if seat == 0 else " plays "
+            assert not mark and text.startswith(names[seat] + verb), (i, text)
+            assert "· computer" not in text and "for you" not in text, (i, text)
+    for lang, anna_said, bea_said in (
+            ("it", ("Il computer gioca ", " per te"), "Bea · computer gioca "),
+            ("de", ("Der Computer spielt ", " für dich"), "Bea · Computer spielt ")):
         page.select_option("#set-lang", lang)
         page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
-        texts = [t for _, t, mark in page.evaluate(LAST_PLAYS) if mark]
-        assert sorted(texts)[0].startswith(f"Anna · {word}"), texts
-        assert sorted(texts)[1].startswith(f"Bea · {word}"), texts
+        texts = {seat: t for seat, t, mark in page.evaluate(LAST_PLAYS) if mark}
+        assert texts[0].startswith(anna_said[0]) and anna_said[1] in texts[0], texts
+        assert texts[2].startswith(bea_said), texts
     page.select_option("#set-lang", "en")
 
     # The round to its end. The review: Anna's marked card is the computer's, not judged.
@@ -144,3 +155,137 @@ def test_cards_the_computer_chose_for_a_person_say_so(tserver: TableServer,  # n
         bea_marked += sum(t.startswith("Bea · computer: ") for t in bea)
         assert not any("· computer" in t for t in step["before"] if not t.startswith("Bea")), step
     assert bea_marked == 1
+
+
+def said(who: str, verb: tuple[str, str], play: dict[str, Any], after: str = "") -> str:
+    """The English text of a play in the last plays: ``who``, ``verb`` (plays, takes), the
+    card and ``after`` it, what it takes."""
+    text = f"{who} {verb[0]} {_card_name(play['card'])}{after}"
+    if play["capture"]:
+        names = [_card_name(c) for c in play["capture"]]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        text += f" and {verb[1]} {listed}"
+    return text
+
+
+def test_the_last_plays_say_the_viewers_own_plays_in_the_second_person(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Anna's list of last plays named her own plays "Anna plays ..." (and the computer's choice
+    for her "Anna · computer plays ..."), as if Anna were someone else, while a screen reader
+    heard "You play ...". Now the list says "You play ..." and "The computer plays ... for
+    you"; a spectator's list still names her, and Bea is Bea on both."""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
+                                           "target": 21})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
+    assert r.status_code == 201, r.text
+    tokens = {0: anna_token, 2: r.json()["token"]}
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {anna_token}"})
+    assert r.status_code == 200, r.text
+    url = f"{srv.url}/t/{code}"
+    anna = people(DESKTOP, url,
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    watcher = people(DESKTOP, url)
+
+    # Bea to play (through the API only: the table waits for her), two cards of Anna's among
+    # the last six; the older of them the computer's choice.
+    view = play_until(srv, code, anna, tokens, lambda v: v["game"]["turn"] == 2
+                      and v["game"]["status"] not in OVER and len(v["game"]["history"]) >= 8)
+    history = view["game"]["history"]
+    last = list(range(len(history) - 1, len(history) - 7, -1))  # newest first
+    annas = [i for i in last if history[i]["seat"] == 0]
+    assert len(annas) == 2, history
+    chosen = annas[-1]
+    version = mark_chosen_by_computer(srv, code, [chosen])
+    computers = {1: "Computer – Right opponent", 3: "Computer – Left opponent"}
+    for_anna: dict[int, str] = {}
+    for_watcher: dict[int, str] = {}
+    for i in last:
+        play = history[i]
+        seat = play["seat"]
+        if seat == 0:
+            for_anna[i] = (said("The computer", ("plays", "takes"), play, " for you")
+                           if i == chosen else said("You", ("play", "take"), play))
+            for_watcher[i] = said("Anna · computer" if i == chosen else "Anna",
+                                  ("plays", "takes"), play)
+        else:
+            for_anna[i] = said(computers.get(seat, "Bea"), ("plays", "takes"), play)
+            for_watcher[i] = said(f"Computer – Seat {seat + 1}" if seat in computers else "Bea",
+                                  ("plays", "takes"), play)
+    for person, texts in ((anna, for_anna), (watcher, for_watcher)):
+        in_sync(person, version)
+        person.page.wait_for_function("() => document.querySelectorAll('#last-list"
+                                      " li.by-computer').length === 1")
+        shown = person.page.evaluate(LAST_PLAYS)
+        assert [seat for seat, _, _ in shown] == [history[i]["seat"] for i in last], shown
+        for (_, text, mark), i in zip(shown, last, strict=True):
+            # A scopa or the round's end would add a sentence of its own after the play.
+            assert text == texts[i] or text.startswith(texts[i] + ". "), (i, text, texts[i])
+            assert mark == (i == chosen), (i, text)
+    anna.page.screenshot(path=str(ARTIFACTS / "table-last-plays-you.png"))
+    # Italian and German: the same two forms of Anna's own.
+    for lang, play_word, chosen_words in (("it", "Giochi ", ("Il computer gioca ", " per te")),
+                                          ("de", "Du spielst ", ("Der Computer spielt ",
+                                                                 " für dich"))):
+        anna.page.select_option("#set-lang", lang)
+        anna.page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        mine = {i: text for (seat, text, _), i in zip(anna.page.evaluate(LAST_PLAYS), last,
+                                                        strict=True) if seat == 0}
+        assert mine[annas[0]].startswith(play_word), mine
+        assert mine[chosen].startswith(chosen_words[0]) and chosen_words[1] in mine[chosen], mine
+    anna.page.select_option("#set-lang", "en")
+
+
+def test_a_person_away_the_whole_round_reads_that_the_computer_played_their_cards(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Bea's phone goes offline in the lobby and comes back once the round is over: the
+    computer chose every card of hers, so her review has no accuracy, and says why (the
+    computer played them), not "no play had a real choice"; the round's summary says the
+    same."""
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
+                                           "target": 21})
+    assert r.status_code == 201, r.text
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
+    assert r.status_code == 201, r.text
+    bea_token = r.json()["token"]
+    url = f"{srv.url}/t/{code}"
+    anna = people(DESKTOP, url,
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
+    bea = people(PHONE, url, {f"scopone.seat.{code}": json.dumps({"seat": 2, "token": bea_token})})
+    bea.page.wait_for_function("() => document.body.dataset.connection === 'open'")
+    anna.page.wait_for_selector("#lobby-seat-t:has-text('Bea'):not(:has-text('offline'))")
+    bea.context.set_offline(True)
+    anna.page.wait_for_selector("#lobby-seat-t:has-text('Bea'):has-text('offline')")
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {anna_token}"})
+    assert r.status_code == 200, r.text
+
+    # Anna plays her cards (through the API); the computer plays Bea's, and the two others.
+    view = play_until(srv, code, anna, {0: anna_token},
+                      lambda v: v["game"]["status"] in OVER)
+    beas = [p for p in view["game"]["history"] if p["seat"] == 2]
+    assert len(beas) == 10 and all(p["by_computer"] for p in beas), beas
+    review = srv.http.get(f"/api/tables/{code}/rounds/1/review",
+                          headers={"Authorization": f"Bearer {bea_token}"})
+    assert review.status_code == 200, review.text
+    assert review.json()["accuracy"] is None
+    assert any(not p["forced"] for p in review.json()["plays"]), review.json()["plays"]
+
+    # Bea is back: the round's summary, then its review, say the computer played her cards.
+    away = "The computer played your cards that had a choice: nothing to judge."
+    bea.context.set_offline(False)
+    bea.page.wait_for_function("() => document.body.dataset.connection === 'open'")
+    in_sync(bea, view["version"])
+    bea.page.wait_for_selector("#summary:not([hidden])")
+    bea.page.wait_for_function("text => document.getElementById('summary-coach-note')"
+                               ".textContent.startsWith(text)", arg=away)
+    bea.page.tap("#summary-review")
+    bea.page.wait_for_selector("#review #review-step")
+    assert bea.page.inner_text("#review-accuracy") == away
+    assert "real choice" not in bea.page.inner_text("#review")
+    bea.page.screenshot(path=str(ARTIFACTS / "review-away-phone.png"))
