@@ -125,10 +125,12 @@ def test_the_review_of_a_round_its_errors_and_its_storage(api: Api) -> None:
     mine = [(i, p) for i, p in enumerate(history) if p["seat"] == 0]
     assert [p["index"] for p in rev["plays"]] == [i for i, _ in mine]
     assert [p["played"]["card"] for p in rev["plays"]] == [p["card"] for _, p in mine]
-    # The round's public plays; none chosen by the computer for the person (only a table's
-    # away person has such plays).
-    assert [{k: v for k, v in p.items() if k != "by_computer"} for p in rev["history"]] == history
+    # The round's public plays; none chosen by the computer for the person, none by a former
+    # holder of a seat (only a table's away person, or a seat handed over, has such plays).
+    marks = ("by_computer", "held_by")
+    assert [{k: v for k, v in p.items() if k not in marks} for p in rev["history"]] == history
     assert not any(p["by_computer"] for p in rev["history"] + rev["plays"])
+    assert all(p["held_by"] is None for p in rev["history"])
     own = {p["card"] for _, p in mine}
     for p in rev["plays"]:
         # Only the person's own earlier hand and the public table: never another's card.

@@ -340,3 +340,54 @@ def test_the_postgresql_pool_replaces_connections_the_server_closed(pg_url: str)
             assert got is not None and got.id == rec.id
     finally:
         store.close()
+
+
+def test_at_once_a_sqlite_call_that_would_wait_does_nothing_and_says_so(tmp_path: Path) -> None:
+    """``at_once`` (a call made on the event loop): with the file held by another program, a
+    write says ``WouldWait`` at once and stores nothing, a read still answers (WAL mode), and
+    so does a write once the file is free; with the store's own connection busy on a thread, a
+    call says ``WouldWait`` rather than wait for it. Outside ``at_once`` the same write waits
+    for the file, as always (the store's threads)."""
+    from scopone.web.store import WouldWait
+
+    s = open_store(tmp_path / "games.sqlite3")
+    try:
+        rec = _record()
+        s.insert(rec)
+        rec.version = 1
+        other = sqlite3.connect(str(tmp_path / "games.sqlite3"), isolation_level=None,
+                                check_same_thread=False)
+        other.execute("BEGIN IMMEDIATE")
+        start = time.monotonic()
+        with s.at_once(), pytest.raises(WouldWait):
+            s.update(rec, 0)
+        assert time.monotonic() - start < 1.0  # not the busy timeout's 5 s
+        with s.at_once():
+            assert s.version(rec.id) == 0  # nothing stored, and the read answered
+        freed = threading.Timer(0.3, lambda: other.execute("ROLLBACK"))
+        freed.start()
+        assert s.update(rec, 0)  # outside: waits for the file, then stores
+        freed.join()
+        rec.version = 2
+        with s.at_once():
+            assert s.update(rec, 1)
+        held = threading.Event()
+        done = threading.Event()
+
+        def hold() -> None:
+            with s._lock:  # type: ignore[attr-defined]  # a write of another thread
+                held.set()
+                done.wait(5)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(5)
+        rec.version = 3
+        with s.at_once(), pytest.raises(WouldWait):
+            s.update(rec, 2)
+        done.set()
+        holder.join()
+        other.close()
+        assert s.version(rec.id) == 2
+    finally:
+        s.close()

@@ -42,6 +42,27 @@ REVIEW_STEP = """() => {
 }"""
 
 
+
+def seated_table(srv: TableServer, names: dict[int, str], start: bool = True
+                 ) -> tuple[str, dict[int, str]]:
+    """A table of Anna (the host, seat 0) and the people ``names`` by seat, no away clock (the
+    server never plays for someone with no stream), Easy computers, 21 points; started unless
+    not ``start``. Returns its code and each seat's token."""
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
+                                           "target": 21})
+    assert r.status_code == 201, r.text
+    code, tokens = r.json()["table"]["code"], {0: r.json()["token"]}
+    for seat, name in names.items():
+        r = srv.http.post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
+        assert r.status_code == 201, r.text
+        tokens[seat] = r.json()["token"]
+    if start:
+        r = srv.http.post(f"/api/tables/{code}/start",
+                          json={"version": srv.view(code)["version"]},
+                          headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert r.status_code == 200, r.text
+    return code, tokens
+
 def mark_chosen_by_computer(srv: TableServer, code: str, plays: list[int]) -> int:
     """Notes in the store that the computer chose the cards of ``plays`` (as the server does for
     an away person) and tells the table's watchers; the table's new version."""
@@ -61,16 +82,8 @@ def test_cards_the_computer_chose_for_a_person_say_so(tserver: TableServer,  # n
     srv = tserver
     # Anna (the host, seat 0, her page open) and Bea (seat 2, through the API: with no stream
     # and no away clock the server never plays for her) with two computers.
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
-                                           "target": 21})
-    assert r.status_code == 201, r.text
-    code, anna_token = r.json()["table"]["code"], r.json()["token"]
-    r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
-    assert r.status_code == 201, r.text
-    tokens = {0: anna_token, 2: r.json()["token"]}
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
-                      headers={"Authorization": f"Bearer {anna_token}"})
-    assert r.status_code == 200, r.text
+    code, tokens = seated_table(srv, {2: "Bea"})
+    anna_token = tokens[0]
     anna = people(DESKTOP, f"{srv.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
     page = anna.page
@@ -175,16 +188,8 @@ def test_the_last_plays_say_the_viewers_own_plays_in_the_second_person(
     heard "You play ...". Now the list says "You play ..." and "The computer plays ... for
     you"; a spectator's list still names her, and Bea is Bea on both."""
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
-                                           "target": 21})
-    assert r.status_code == 201, r.text
-    code, anna_token = r.json()["table"]["code"], r.json()["token"]
-    r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
-    assert r.status_code == 201, r.text
-    tokens = {0: anna_token, 2: r.json()["token"]}
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
-                      headers={"Authorization": f"Bearer {anna_token}"})
-    assert r.status_code == 200, r.text
+    code, tokens = seated_table(srv, {2: "Bea"})
+    anna_token = tokens[0]
     url = f"{srv.url}/t/{code}"
     anna = people(DESKTOP, url,
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})
@@ -246,13 +251,8 @@ def test_a_person_away_the_whole_round_reads_that_the_computer_played_their_card
     computer played them), not "no play had a real choice"; the round's summary says the
     same."""
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
-                                           "target": 21})
-    assert r.status_code == 201, r.text
-    code, anna_token = r.json()["table"]["code"], r.json()["token"]
-    r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
-    assert r.status_code == 201, r.text
-    bea_token = r.json()["token"]
+    code, tokens = seated_table(srv, {2: "Bea"}, start=False)
+    anna_token, bea_token = tokens[0], tokens[2]
     url = f"{srv.url}/t/{code}"
     anna = people(DESKTOP, url,
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .test_computer_chose import seated_table
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
     _card_name,
@@ -38,18 +39,8 @@ def test_the_plays_of_a_seat_handed_to_the_computer_stay_its_persons_on_every_pa
     plays (and Anna's, and a spectator's) names Cleo's card as Cleo's, and the computer's card
     of that seat as the computer's; Anna's own card is "You play ..." on her page only."""
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "away_seconds": None,
-                                           "target": 21})
-    assert r.status_code == 201, r.text
-    code, anna_token = r.json()["table"]["code"], r.json()["token"]
-    tokens = {0: anna_token}
-    for seat, name in ((1, "Bea"), (2, "Cleo")):
-        r = srv.http.post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
-        assert r.status_code == 201, r.text
-        tokens[seat] = r.json()["token"]
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
-                      headers={"Authorization": f"Bearer {anna_token}"})
-    assert r.status_code == 200, r.text
+    code, tokens = seated_table(srv, {1: "Bea", 2: "Cleo"})
+    anna_token = tokens[0]
     url = f"{srv.url}/t/{code}"
     anna = people(DESKTOP, url,
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": anna_token})})

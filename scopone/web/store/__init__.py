@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import SCHEMA_VERSION, GameRecord, Listener, PersonRecord, Store
-from .errors import DatabaseAway, SchemaTooNew, log_failure, unavailable
+from .errors import DatabaseAway, SchemaTooNew, WouldWait, log_failure, unavailable
 from .observed import ObservedStore
 from .sqlite import SqliteStore
 
@@ -37,5 +37,5 @@ def open_store(url: str | Path) -> Store:
 
 
 __all__ = ["SCHEMA_VERSION", "DatabaseAway", "GameRecord", "Listener", "ObservedStore",
-           "PersonRecord", "SchemaTooNew", "SqliteStore", "Store", "log_failure", "open_store",
-           "unavailable"]
+           "PersonRecord", "SchemaTooNew", "SqliteStore", "Store", "WouldWait", "log_failure",
+           "open_store", "unavailable"]

@@ -12,6 +12,7 @@ import json
 import secrets
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -80,6 +81,10 @@ class Store(Protocol):
     kind: str
 
     def close(self) -> None: ...
+
+    def at_once(self) -> AbstractContextManager[None]:
+        """Inside it, a call that would wait raises ``WouldWait`` instead, having done nothing
+        (a store whose calls cannot tell makes them as always)."""
 
     def ping(self) -> bool:
         """Whether the database answers a trivial query (what ``/healthz`` reports)."""

@@ -23,6 +23,12 @@ class SchemaTooNew(RuntimeError):
 SQLITE_AWAY = frozenset({5, 6, 8, 10, 13, 14})  # BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN
 
 
+class WouldWait(RuntimeError):
+    """A call made inside ``Store.at_once`` that would have had to wait (for the store's own
+    connection, or for another process's write on the file): nothing was done, and the caller
+    makes it again where waiting holds up nobody else (``OffLoop``)."""
+
+
 class DatabaseAway(RuntimeError):
     """Raised at once, without asking the database, while it is known to be away
     (``ObservedStore``): a 503 like the failure that showed it away."""

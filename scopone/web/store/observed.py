@@ -25,6 +25,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import ParamSpec, TypeVar
 
 from .base import GameRecord, Listener, PersonRecord, Store
@@ -96,6 +97,9 @@ class ObservedStore:
         if self._probe is not None:
             self._probe.join()
         self.inner.close()
+
+    def at_once(self) -> AbstractContextManager[None]:
+        return self.inner.at_once()
 
     def ping(self) -> bool:
         if self._away.is_set():

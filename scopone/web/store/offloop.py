@@ -1,13 +1,21 @@
-"""The store's calls off the event loop, for the service's requests, streams and drivers.
+"""The store's calls for the service's requests, streams and drivers: none of them waits on
+the event loop when the store can tell that it would.
 
-Every store call is short when the database is well, but not always: a statement waiting for a
-lock another process holds (up to the store's lock timeout), the first call after PostgreSQL went
-away (its connection's timeout), a SQLite file busy with another worker's write. Made on the
-event loop, such a call held up every request, stream and table of the process for its seconds;
-made here, on a thread of the store's own, it holds up only the request that needs its answer.
+Every store call is short when the database is well, but not always: a write waiting for
+another process's write on a SQLite file (up to its busy timeout), a file locked by another
+program. Made on the event loop, such a call held up every request, stream and table of the
+process for its seconds. Each call is first made on the loop inside ``Store.at_once``, where a
+call that would wait does nothing and says so (``WouldWait``); that one is made again on a
+thread of the store's own, where its wait holds up only the request that needs its answer.
+
+Not every call on a thread: that cost a card a quarter to a half more of the server's CPU on
+SQLite and three times as much on PostgreSQL (stop 40, ``loadbench --pace page``): a thread
+hands the GIL back and forth with a busy loop at every step of a call. PostgreSQL's calls cannot
+tell that they would wait (``PostgresStore.at_once``), so they are all made on the loop, as
+before.
 
 Threads of its own, not the loop's default executor: the heartbeat and the coach's work use that
-one, and a database away must not leave them waiting behind store calls (nor those behind them).
+one, and a database in trouble must not leave them waiting behind store calls.
 """
 
 from __future__ import annotations
@@ -18,23 +26,31 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from .base import GameRecord, PersonRecord, Store
+from .errors import WouldWait
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: Store calls of one process at once: PostgreSQL's pool holds 4 connections (the others wait
-#: for one there, within its timeout); SQLite has one connection for reads, one for writes.
-THREADS = 8
+#: Calls waiting at once on threads: SQLite's two connections (reads, writes) take one each; the
+#: others wait for them there.
+THREADS = 4
 
 
 class OffLoop:
-    """The async face of one ``Store``: the same calls, each run on the store's threads."""
+    """The async face of one ``Store``: the same calls, each made at once on the event loop
+    or, when it would wait there, on the store's threads."""
 
     def __init__(self, store: Store, threads: int = THREADS) -> None:
         self.store = store
         self._threads = ThreadPoolExecutor(threads, thread_name_prefix="store")
+        self.waited = 0  # calls made again on a thread (for tests)
 
     async def _run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            with self.store.at_once():
+                return fn(*args, **kwargs)
+        except WouldWait:
+            self.waited += 1
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, lambda: fn(*args, **kwargs))
 
