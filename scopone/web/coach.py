@@ -58,6 +58,9 @@ QUEUE_PER_WORKER = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
 META_TRIES = 3
 
+#: Tries at changing a person's statistics while other processes change them too.
+PERSON_TRIES = 5
+
 #: Loads a game's newest record by id, refusing what the caller may not reach (404).
 Loader = Callable[[str], Awaitable[GameRecord]]
 
@@ -173,7 +176,7 @@ class CoachService:
     def __init__(self, service: GameService, seconds: float, processes: bool,
                  workers: int = 2) -> None:
         self.service = service
-        self.db = service.db  # off the event loop, as the service's own calls
+        self.db = service.db  # the store's calls as the service makes them (``OffLoop``)
         self.seconds = seconds
         self._processes = processes
         self._pool = self._new_pool(workers)
@@ -186,9 +189,11 @@ class CoachService:
         self._flights: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._hints: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
-        # A person's statistics are read, changed and written back, with the store's calls off
-        # the loop in between: without a lock a round's credit read before a clear and written
-        # after it would bring the cleared rounds back (a test saw it once in eight runs).
+        # A person's statistics are read, changed and written back, with store calls awaited
+        # in between (one that would wait is made on a thread, and others run meanwhile): the
+        # write is refused if another came between (``save_person``), and in this process they
+        # take turns, so that is another process's (a round's credit read before a clear and
+        # written after it brought the cleared rounds back: once in eight runs of a test).
         self._person_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         service.watcher = self
@@ -235,11 +240,11 @@ class CoachService:
         seat_person(rec, seat, person)
 
     async def _known(self, person: str) -> None:
-        """The person's statistics exist from their first game on (empty until a round)."""
-        async with self._person(person):
-            if await self.db.load_person(person) is None:
-                now = time.time()
-                await self.db.save_person(PersonRecord(person, empty_stats(), now, now))
+        """The person's statistics exist from their first game on (empty until a round;
+        made once, whichever process is first)."""
+        if await self.db.load_person(person) is None:
+            now = time.time()
+            await self.db.save_person(PersonRecord(person, empty_stats(), now, now))
 
     def _person(self, person: str) -> asyncio.Lock:
         """This process's lock on one person's statistics, held from reading to writing."""
@@ -307,14 +312,26 @@ class CoachService:
             log.warning("reviewing a round failed", exc_info=task.exception())
 
     async def _change_person(self, person: str,
-                             change: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+                             change: Callable[[dict[str, Any]], dict[str, Any]],
+                             required: bool = False) -> bool:
+        """Changes the person's statistics, made again on another process's change stored
+        in between (two games of one person on two processes: neither's count is lost). False
+        when other writes won every try (logged; 503 if ``required``) or nobody has the id."""
         async with self._person(person):
-            rec = await self.db.load_person(person)
-            if rec is None:
-                return  # cleared in the meantime: nothing to count for
-            rec.data = change(rec.data)
-            rec.updated = time.time()
-            await self.db.save_person(rec)
+            for _ in range(PERSON_TRIES):
+                rec = await self.db.load_person(person)
+                if rec is None:
+                    return False  # an id no game was created with
+                before = rec.updated
+                rec.data = change(rec.data)
+                # Later than the copy read, so a write based on that copy is refused.
+                rec.updated = max(time.time(), before + 1e-3)
+                if await self.db.save_person(rec, before):
+                    return True
+        if required:
+            raise e.Unavailable(e.DATABASE_UNAVAILABLE)
+        log.warning("a person's statistics were not changed: other writes won every try")
+        return False
 
     async def _load_any(self, game_id: str) -> GameRecord:
         """Any game or table by id: only for the coach's own work on a record it was handed
@@ -518,11 +535,9 @@ class CoachService:
         """Empties the person's statistics. The id stays theirs: the games that credit it (a
         match under way, a table's seat) go on counting from now on, where a forgotten id
         would leave the rest of that match counted for no one."""
-        async with self._person(person):
-            rec = await self.person(person)
-            rec.data = empty_stats()
-            rec.updated = time.time()
-            await self.db.save_person(rec)
+        await self.person(person)  # 404 for an id no game was created with
+        if not await self._change_person(person, lambda _: empty_stats(), required=True):
+            raise e.NotFound(e.PERSON_NOT_FOUND)  # removed meanwhile
 
 
 __all__ = ["CoachService", "Loader", "new_match", "people_of"]

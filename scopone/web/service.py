@@ -64,7 +64,8 @@ class GameService:
 
     def __init__(self, store: Store, thinker: Thinker, hub: Hub | None = None) -> None:
         self.store = store
-        # Every call of a request, stream or driver goes through ``db``: off the event loop.
+        # Every store call of a request, stream or driver goes through ``db``, which makes one
+        # that would wait off the event loop (``OffLoop``).
         self.db = OffLoop(store)
         self.thinker = thinker
         self.hub = hub or Hub()

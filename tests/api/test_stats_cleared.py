@@ -57,3 +57,36 @@ def test_a_review_judged_after_the_clearing_does_not_bring_its_round_back(
     assert r.status_code == 200
     stats = api.client.get(f"/api/people/{pid}/stats").json()
     assert stats["rounds"] == 1 and len(stats["accuracy"]) == 1
+
+
+def test_a_persons_count_stored_by_another_process_in_between_is_not_lost(
+        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same person plays two games on two processes: one counts a hint for them between
+    this process's read of their statistics and its write of a card seen. Both are kept (the
+    write found the statistics changed, read them again and counted on them); before, the
+    second write replaced the first's count."""
+    from scopone.coach.stats import credit_help
+
+    from .aio import run_alone
+
+    pid = person()
+    create(api, pid)  # the person's statistics exist from their first game
+    store = api.app.state.service.store
+    real = store.load_person
+    others = []
+
+    def read_then_another_writes(person_id: str) -> Any:
+        rec = real(person_id)
+        if not others:  # the other process, once, just after this read
+            other = real(person_id)
+            other.data = credit_help(other.data, "hints")
+            other.updated += 1
+            others.append(store.save_person(other, rec.updated))
+        return rec
+
+    monkeypatch.setattr(store, "load_person", read_then_another_writes)
+    assert run_alone(api.app.state.coach._change_person(
+        pid, lambda d: credit_help(d, "cards_seen")))
+    stats = api.client.get(f"/api/people/{pid}/stats").json()
+    assert others == [True]
+    assert (stats["hints"], stats["cards_seen"]) == (2, 1)  # the hint and the card seen

@@ -71,12 +71,18 @@ def test_invite_codes_are_unique(store: Store) -> None:
         store.insert(_record(code="same"))
 
 
-def test_people_are_kept_and_replaced(store: Store) -> None:
+def test_people_are_kept_and_changed_only_from_the_copy_stored(store: Store) -> None:
+    """A person is made once, and changed only from the copy stored last: a change based on
+    an older copy (another process's change came between) stores nothing and says so."""
     now = time.time()
-    store.save_person(PersonRecord("p1", {"rounds": 1}, now, now))
-    store.save_person(PersonRecord("p1", {"rounds": 2}, now, now + 1))
+    assert store.save_person(PersonRecord("p1", {"rounds": 1}, now, now))
+    assert not store.save_person(PersonRecord("p1", {"rounds": 9}, now, now))  # made already
+    assert store.save_person(PersonRecord("p1", {"rounds": 2}, now, now + 1), now)
+    assert not store.save_person(PersonRecord("p1", {"rounds": 3}, now, now + 2), now)  # stale
     got = store.load_person("p1")
     assert got is not None and got.data == {"rounds": 2} and got.updated == now + 1
+    assert store.load_person("p2") is None
+    assert not store.save_person(PersonRecord("p2", {"rounds": 1}, now, now + 1), now)
     assert store.load_person("p2") is None
 
 

@@ -111,8 +111,11 @@ class Store(Protocol):
 
     def load_person(self, person_id: str) -> PersonRecord | None: ...
 
-    def save_person(self, rec: PersonRecord) -> None:
-        """Inserts or replaces the person."""
+    def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        """Stores the person if nobody else has meanwhile: with ``expected_updated`` None, a
+        new person, stored only if none has the id; else only if the stored one was last
+        updated at ``expected_updated`` (another process's change in between is not lost: the
+        caller reads it and changes it again). False: nothing stored."""
 
     def beat(self, process: str) -> dict[str, float]:
         """Records that ``process`` (a server process, ``table.process_name``) is alive now, by

@@ -132,8 +132,8 @@ class ObservedStore:
     def load_person(self, person_id: str) -> PersonRecord | None:
         return self._call(self.inner.load_person, person_id)
 
-    def save_person(self, rec: PersonRecord) -> None:
-        self._call(self.inner.save_person, rec)
+    def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        return self._call(self.inner.save_person, rec, expected_updated)
 
     def beat(self, process: str) -> dict[str, float]:
         return self._call(self.inner.beat, process)

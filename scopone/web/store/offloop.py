@@ -80,5 +80,5 @@ class OffLoop:
     async def load_person(self, person_id: str) -> PersonRecord | None:
         return await self._run(self.store.load_person, person_id)
 
-    async def save_person(self, rec: PersonRecord) -> None:
-        await self._run(self.store.save_person, rec)
+    async def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        return await self._run(self.store.save_person, rec, expected_updated)

@@ -241,13 +241,18 @@ class PostgresStore:
             return None
         return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
 
-    def save_person(self, rec: PersonRecord) -> None:
+    def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        data = dump_meta(rec.data)
         with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO people (id, data, created, updated) VALUES (%s, %s, %s, %s)"
-                " ON CONFLICT (id) DO UPDATE SET data = excluded.data,"
-                " updated = excluded.updated",
-                (rec.id, dump_meta(rec.data), rec.created, rec.updated))
+            if expected_updated is None:
+                cur = conn.execute(
+                    "INSERT INTO people (id, data, created, updated) VALUES (%s, %s, %s, %s)"
+                    " ON CONFLICT (id) DO NOTHING", (rec.id, data, rec.created, rec.updated))
+            else:
+                cur = conn.execute("UPDATE people SET data = %s, updated = %s WHERE id = %s"
+                                   " AND updated = %s", (data, rec.updated, rec.id,
+                                                         expected_updated))
+            return cur.rowcount == 1
 
     # ----- the processes' heartbeats ------------------------------------------------------
 

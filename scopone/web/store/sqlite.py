@@ -271,12 +271,18 @@ class SqliteStore:
             return None
         return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
 
-    def save_person(self, rec: PersonRecord) -> None:
+    def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        data = dump_meta(rec.data)
         with self._holding(self._lock, self._db) as db:
-            db.execute(
-                "INSERT INTO people (id, data, created, updated) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET data = excluded.data, updated = excluded.updated",
-                (rec.id, dump_meta(rec.data), rec.created, rec.updated))
+            if expected_updated is None:
+                cur = db.execute(
+                    "INSERT INTO people (id, data, created, updated) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (id) DO NOTHING", (rec.id, data, rec.created, rec.updated))
+            else:
+                cur = db.execute("UPDATE people SET data = ?, updated = ? WHERE id = ?"
+                                 " AND updated = ?", (data, rec.updated, rec.id,
+                                                      expected_updated))
+            return cur.rowcount == 1
 
     # ----- the processes' heartbeats ------------------------------------------------------
 
