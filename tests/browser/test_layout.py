@@ -315,3 +315,39 @@ def test_every_control_of_the_bar_is_on_a_phones_screen(open_page: Callable[...,
     assert panel["y"] >= bar["y"] + bar["height"], (bar, panel)
     assert panel["y"] + panel["height"] <= height, panel
     page.screenshot(path=str(ARTIFACTS / f"phone-bar-{lang}.png"))
+
+
+# The score's parts shown (the target may go on the narrowest phones) and the links beside it.
+SCORE_LINE = """() => {
+  const parts = [...document.getElementById('score').children]
+    .filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.getBoundingClientRect());
+  return { top: Math.min(...parts.map((r) => r.top)),
+           right: Math.max(...parts.map((r) => r.right)),
+           // One line: every part beside the first, not under it (baselines differ a little).
+           lines: parts.every((r) => r.top < parts[0].bottom && r.bottom > parts[0].top) ? 1 : 2,
+           tallest: Math.max(...parts.map((r) => r.height)),
+           nav: document.getElementById('site-nav').getBoundingClientRect().left,
+           row: document.getElementById('bar').getBoundingClientRect().top };
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_score_is_one_line_on_a_narrow_phone(open_page: Callable[..., Any], server: Server,
+                                                 width: int, lang: str) -> None:
+    """360 px wide (the most common phone) and less, the score wrapped into four lines in its
+    row ("Noi / 0 – 0 / Loro / a 11"), its top cut off by the screen's edge. Now it is one
+    line, whole, beside the links, with two-digit scores too."""
+    from scopone.engine import Rules
+
+    gid = server.insert(["7D 1B", "1C 2B", "2C 3B", "3C 4B"], dealer=3, scores=(10, 11),
+                        rules=Rules(target=21))
+    device = {**PHONE, "viewport": {"width": width, "height": 740}}
+    page = open_page(device, game=gid, prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_selector("#hand.playable")
+    assert page.inner_text("#score-a") == "10" and page.inner_text("#score-b") == "11"
+    line = page.evaluate(SCORE_LINE)
+    assert line["lines"] == 1 and line["tallest"] <= 32, line  # one line, no name over points
+    assert line["top"] >= line["row"] >= 0, line  # nothing above the screen's edge
+    assert line["right"] <= line["nav"], line  # clear of the links
+    page.locator("#bar").screenshot(path=str(ARTIFACTS / f"phone-score-{width}-{lang}.png"))
