@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -82,6 +83,16 @@ class Liveness:
             self._gone = frozenset()
             self._heard_since = None
             return False
+        for name, age in list(ages.items()):
+            if name != self.process and age != math.inf and t.pid_gone(name):
+                # This machine's process whose pid is gone (a kill -9, a crash) is gone for
+                # sure: marked ended, so no process shows its heartbeat on /metrics any more
+                # (its age grew there for the week a beat is kept: QA).
+                try:
+                    self.store.forget(name)
+                except Exception as exc:
+                    log_failure(log, "could not mark a dead process ended", exc)
+                ages[name] = math.inf
         now = time.monotonic()
         if self._heard_since is None or (self._looked is not None
                                          and now - self._looked > self.stale):

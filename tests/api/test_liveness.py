@@ -82,6 +82,22 @@ def test_a_dead_pid_on_this_machine_is_gone_without_a_heartbeat(store: Store) ->
     assert not me.gone(t.process_name())  # this test's own process, alive
 
 
+def test_a_dead_pid_on_this_machine_is_marked_ended_for_every_process(store: Store) -> None:
+    """A process of this machine killed (its pid gone, no goodbye) left its heartbeat behind:
+    the next look marks it ended, so no process shows it on /metrics any more (its age grew
+    there for the week a beat is kept)."""
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = f"{t.machine()}:{done.stdout.strip()}:abcd"
+    store.beat(dead)
+    me = Liveness(store, ME, 3600.0)
+    assert me.look()
+    heard = me.heard()
+    assert heard is not None and dead not in heard and ME in heard
+    assert store.beat(OTHER)[dead] == float("inf")  # ended for everyone, not only here
+    assert me.gone(dead)
+
+
 def test_nobody_is_judged_by_heartbeat_while_the_database_cannot_be_read(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     me = Liveness(store, ME, STALE)
