@@ -80,6 +80,10 @@ class Server:
         match.round = Round.from_deal([parse_cards(h) for h in hands], parse_cards(table),
                                       dealer=dealer, rules=rules)
         match.scores = list(scores)
+        return self.insert_match(match, level)
+
+    def insert_match(self, match: Match, level: str = "easy") -> str:
+        """A game of ``match`` as it stands, stored as the server's own; its id."""
         rec = GameRecord.new(match, level)
         store = SqliteStore(self.db_path)
         try:

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from scopone.engine import Match, Rules
-from scopone.web.store import GameRecord, SqliteStore
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
@@ -161,13 +160,7 @@ def mid_round(server: Server, seed: int, tricks: int) -> str:
     rng = random.Random(seed)
     for _ in range(4 * tricks):
         match.round.play(rng.choice(match.round.legal_moves()))
-    rec = GameRecord.new(match, "easy")
-    store = SqliteStore(server.db_path)
-    try:
-        store.insert(rec)
-    finally:
-        store.close()
-    return rec.id
+    return server.insert_match(match)
 
 
 # The cards seen's parts, each with its smallest text and whether it lies inside the panel.
