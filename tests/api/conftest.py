@@ -39,6 +39,23 @@ class Api:
         store: Store = self.app.state.service.store
         return store
 
+    def patch_store(self, monkeypatch: pytest.MonkeyPatch, name: str,
+                    fn: Callable[..., Any]) -> None:
+        """Replaces the store's call ``name`` with ``fn`` (a synchronous function) where the
+        app makes it: the store's own, and the service's face (``OffLoop``), whose calls on
+        the server's loop go to PostgreSQL's async pool and never reach the store's."""
+        monkeypatch.setattr(self.store, name, fn)
+
+        async def awaited(*args: Any, **kwargs: Any) -> Any:
+            return fn(*args, **kwargs)
+        monkeypatch.setattr(self.app.state.service.db, name, awaited)
+
+    def close_database(self) -> None:
+        """Closes every connection of the app's to its database, as good as a database that
+        went away: the async pool of the server's loop (on that loop), then the store."""
+        self.client.portal.call(self.app.state.service.db.close)
+        self.store.close()
+
     def create(self, **body: Any) -> dict[str, Any]:
         r = self.client.post("/api/games", json={"level": "easy", **body})
         assert r.status_code == 201, r.text

@@ -374,12 +374,12 @@ def test_help_that_cannot_be_stored_is_503_and_never_claimed(api: Api,
             assert real_update(other, other.version)
         return real_update(rec, version, updated)
 
-    monkeypatch.setattr(store, "update", another_process_first)
-    refused(api.client.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[1])), 503,
-            "database unavailable")
-    refused(api.client.post(f"/api/tables/{code}/person", headers={
-        **auth(tokens[1]), "X-Scopone-Person": "b" * 32}), 503, "database unavailable")
-    monkeypatch.setattr(store, "update", real_update)
+    with monkeypatch.context() as m:
+        api.patch_store(m, "update", another_process_first)
+        refused(api.client.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[1])),
+                503, "database unavailable")
+        refused(api.client.post(f"/api/tables/{code}/person", headers={
+            **auth(tokens[1]), "X-Scopone-Person": "b" * 32}), 503, "database unavailable")
     rec = store.load_by_code(code)
     assert rec is not None
     coach = rec.meta.get("coach", {})

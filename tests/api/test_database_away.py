@@ -146,6 +146,37 @@ def test_a_move_waiting_for_a_locked_sqlite_file_holds_up_no_other_request(
             assert api.get(game["id"]) == game
 
 
+def _waiting_for_a_lock(url: str) -> Any:
+    """Whether a statement of another connection waits for a lock now (PostgreSQL's view)."""
+    import psycopg
+
+    def waiting() -> bool:
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity"
+                               " WHERE wait_event_type = 'Lock'").fetchone()
+        return bool(row and row[0])
+    return waiting
+
+
+def test_a_move_waiting_for_a_locked_postgresql_row_holds_up_no_other_request(
+        tmp_path: Path, pg_url: str) -> None:
+    """Another program holds a game's row: a move waits for it (up to the 5 s lock timeout),
+    and the metrics, a page, another game and the health check are answered meanwhile: the
+    loop's calls are awaited on psycopg's async pool (before, made with the synchronous driver
+    on the loop, nothing was answered until the move's wait was over)."""
+    api = _api(tmp_path, pg_url)
+    with api.client:
+        game = _your_turn(api)
+        other = api.create()
+        for page in ("/metrics", "/", f"/api/games/{other['id']}", "/healthz"):
+            took = _answered_while_waiting(api, game, _RowLocked(pg_url, game["id"]),
+                                           _waiting_for_a_lock(pg_url), page)
+            assert took < 2.0, (page, took)
+            # A lock past its timeout is one row's trouble, not the database away.
+            assert not api.app.state.service.store.away
+            assert api.get(game["id"]) == game  # refused: nothing stored
+
+
 def test_a_seat_stream_whose_opening_the_database_refuses_answers_503(tmp_path: Path) -> None:
     """Opening a seat's stream stores the seat as connected. With the file locked, that
     write is refused: the stream answers 503 (before, 200 and then it broke off, logged as an

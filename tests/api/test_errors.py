@@ -189,10 +189,9 @@ def test_a_database_out_of_reach_is_a_503_and_anything_else_unexpected_a_500(
             raise psycopg.OperationalError("the database system is shutting down")
         raise RuntimeError("a bug")
 
-    real = api.store.insert
-    monkeypatch.setattr(api.store, "insert", failing)
-    r = api.client.post("/api/games", json={})
+    with monkeypatch.context() as m:
+        api.patch_store(m, "insert", failing)
+        r = api.client.post("/api/games", json={})
     assert (r.status_code, r.json()) == (status, {"detail": detail})
     assert r.headers["content-security-policy"]
-    monkeypatch.setattr(api.store, "insert", real)
     assert api.client.post("/api/games", json={}).status_code == 201

@@ -39,7 +39,7 @@ def test_healthz_is_200_while_the_database_answers(api: Any) -> None:
 
 
 def test_healthz_is_503_when_the_database_does_not(api: Any) -> None:
-    api.store.close()  # as good as a database that went away
+    api.close_database()
     r = api.client.get("/healthz")
     assert r.status_code == 503 and r.json() == {"detail": "database unavailable"}
     assert r.headers["retry-after"] == "2"  # a load balancer or a client knows when to ask again

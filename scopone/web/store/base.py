@@ -74,6 +74,37 @@ class PersonRecord:
     updated: float
 
 
+class AsyncCalls(Protocol):
+    """The store's calls of requests, streams and drivers, awaited on the event loop, for a
+    database whose driver can (PostgreSQL): each as ``Store``'s of the same name."""
+
+    async def open(self) -> None:
+        """Binds them to the running loop (the server's, at its start)."""
+
+    def here(self) -> bool:
+        """Whether the running loop is the one they were opened on."""
+
+    async def close(self) -> None: ...
+
+    async def ping(self) -> bool: ...
+
+    async def insert(self, rec: GameRecord) -> None: ...
+
+    async def load(self, game_id: str) -> GameRecord | None: ...
+
+    async def load_by_code(self, code: str) -> GameRecord | None: ...
+
+    async def version(self, game_id: str) -> int | None: ...
+
+    async def update(self, rec: GameRecord, expected_version: int,
+                     expected_updated: float | None = None) -> bool: ...
+
+    async def load_person(self, person_id: str) -> PersonRecord | None: ...
+
+    async def save_person(self, rec: PersonRecord,
+                          expected_updated: float | None = None) -> bool: ...
+
+
 class Store(Protocol):
     """One database. Every method is short and synchronous; writes are committed on return."""
 
@@ -85,6 +116,10 @@ class Store(Protocol):
     def at_once(self) -> AbstractContextManager[None]:
         """Inside it, a call that would wait raises ``WouldWait`` instead, having done nothing
         (a store whose calls cannot tell makes them as always)."""
+
+    def async_calls(self) -> AsyncCalls | None:
+        """A new async face of the calls (``OffLoop``), or None for a database whose calls
+        are made synchronously (SQLite: ``at_once``)."""
 
     def ping(self) -> bool:
         """Whether the database answers a trivial query (what ``/healthz`` reports)."""

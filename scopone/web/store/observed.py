@@ -9,11 +9,12 @@ gives a turn the outage touched its time again (``scopone.web.driver``). Every s
 through here, the heartbeat's included, so an outage of more than a beat (5 s) is seen by every
 process, not only the one whose request it failed.
 
-Why not wait: every store call is short and synchronous, on the event loop, and with PostgreSQL
-down each one waited its 5 s for a connection before failing. The process's other requests (a
-rule page, a stream's ping) waited behind them, and the waits added up: four requests queued
-answered 503 after 5, 10, 15 and 19 s, a person's card waited 47 s in an outage of 50 s, and
-the tables' drivers, trying again every second, kept the loop blocked most of the time. So once
+Why not wait: with PostgreSQL down each store call waits its 5 s for a connection before
+failing. While those calls were made on the event loop, the process's other requests (a rule
+page, a stream's ping) waited behind them and the waits added up: four requests queued answered
+503 after 5, 10, 15 and 19 s, a person's card waited 47 s in an outage of 50 s. Off the loop
+(``async_calls``) each request would still wait its own 5 s, and the tables' drivers, trying
+again every second, would each hold a connection attempt open all the time. So once
 a call finds PostgreSQL away as a whole (``whole_database_away``), the calls after it fail at
 once (``DatabaseAway``: 503) while a thread of its own asks the database, off the loop, whether
 it answers again; the first answer lets every call through again.
@@ -24,11 +25,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from typing import ParamSpec, TypeVar
 
-from .base import GameRecord, Listener, PersonRecord, Store
+from .base import AsyncCalls, GameRecord, Listener, PersonRecord, Store
 from .errors import DatabaseAway, unavailable, whole_database_away
 
 log = logging.getLogger(__name__)
@@ -61,17 +62,33 @@ class ObservedStore:
         return self._away.is_set()
 
     def _call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        if self._away.is_set():
-            self.away_at = time.time()
-            raise DatabaseAway()
+        self._not_away()
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            if unavailable(exc):
-                self.away_at = time.time()
-                if whole_database_away(exc):
-                    self._known_away()
+            self._failed(exc)
             raise
+
+    async def call_async(self, fn: Callable[P, Awaitable[R]], *args: P.args,
+                         **kwargs: P.kwargs) -> R:
+        """``_call`` for a call of the async face (``async_calls``)."""
+        self._not_away()
+        try:
+            return await fn(*args, **kwargs)
+        except Exception as exc:
+            self._failed(exc)
+            raise
+
+    def _not_away(self) -> None:
+        if self._away.is_set():
+            self.away_at = time.time()
+            raise DatabaseAway()
+
+    def _failed(self, exc: Exception) -> None:
+        if unavailable(exc):
+            self.away_at = time.time()
+            if whole_database_away(exc):
+                self._known_away()
 
     def _known_away(self) -> None:
         with self._lock:
@@ -101,11 +118,18 @@ class ObservedStore:
     def at_once(self) -> AbstractContextManager[None]:
         return self.inner.at_once()
 
+    def async_calls(self) -> AsyncCalls | None:
+        inner = self.inner.async_calls()
+        return None if inner is None else ObservedCalls(self, inner)
+
     def ping(self) -> bool:
         if self._away.is_set():
             return False
-        ok = self.inner.ping()
-        if not ok:  # no answer within the ping's own 2 s: away as a whole
+        return self.pinged(self.inner.ping())
+
+    def pinged(self, ok: bool) -> bool:
+        """``ok``, the answer of a ping; no answer within its own 2 s: away as a whole."""
+        if not ok:
             self.away_at = time.time()
             self._known_away()
         return ok
@@ -143,3 +167,48 @@ class ObservedStore:
 
     def listen(self, listener: Listener, watched: Callable[[], dict[str, int]]) -> None:
         self.inner.listen(listener, watched)
+
+
+class ObservedCalls:
+    """The async face of an ``ObservedStore``'s inner store, observed as its own calls are."""
+
+    def __init__(self, observed: ObservedStore, inner: AsyncCalls) -> None:
+        self.observed = observed
+        self.inner = inner
+
+    async def open(self) -> None:
+        await self.inner.open()
+
+    def here(self) -> bool:
+        return self.inner.here()
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def ping(self) -> bool:
+        if self.observed.away:
+            return False
+        return self.observed.pinged(await self.inner.ping())
+
+    async def insert(self, rec: GameRecord) -> None:
+        await self.observed.call_async(self.inner.insert, rec)
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        return await self.observed.call_async(self.inner.load, game_id)
+
+    async def load_by_code(self, code: str) -> GameRecord | None:
+        return await self.observed.call_async(self.inner.load_by_code, code)
+
+    async def version(self, game_id: str) -> int | None:
+        return await self.observed.call_async(self.inner.version, game_id)
+
+    async def update(self, rec: GameRecord, expected_version: int,
+                     expected_updated: float | None = None) -> bool:
+        return await self.observed.call_async(self.inner.update, rec, expected_version,
+                                              expected_updated)
+
+    async def load_person(self, person_id: str) -> PersonRecord | None:
+        return await self.observed.call_async(self.inner.load_person, person_id)
+
+    async def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        return await self.observed.call_async(self.inner.save_person, rec, expected_updated)

@@ -23,6 +23,7 @@ from .base import (
     KEEP_BEATS_SECONDS,
     ROW_COLUMNS,
     SCHEMA_VERSION,
+    AsyncCalls,
     GameRecord,
     Listener,
     PersonRecord,
@@ -76,11 +77,10 @@ _CREATE += _PROCESSES
 
 #: Seconds between attempts while the listening connection is down.
 RECONNECT_SECONDS = 0.5
-#: The longest a request waits for the database. Every store call runs on the server's event
-#: loop, so a database that hangs (stopped, a lock held, a network gone) would hold every
-#: request of the process, a page that never reads it included, for psycopg's own 30 s; past
-#: these a request answers 503 "database unavailable" instead. A connection: from the pool,
-#: or a new one.
+#: The longest a request waits for the database: a database that hangs (stopped, a lock held,
+#: a network gone) would hold the request for psycopg's own 30 s (and, when the calls were made
+#: on the event loop, every request of the process); past these it answers 503 "database
+#: unavailable" instead. A connection: from the pool, or a new one.
 WAIT_SECONDS = 5.0
 #: A lock another transaction holds, and any one statement (the longest we make, a sweep of
 #: old games, takes milliseconds).
@@ -111,9 +111,53 @@ def _timeouts(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}'")
 
 
-def _storable(value: object) -> bool:
-    """False for a text PostgreSQL cannot hold (a NUL): such a key names nothing stored."""
-    return not (isinstance(value, str) and "\x00" in value)
+def storable(args: tuple[Any, ...]) -> bool:
+    """False if a key holds a text PostgreSQL cannot hold (a NUL): it names nothing stored,
+    and PostgreSQL refuses to compare one."""
+    return not any(isinstance(a, str) and "\x00" in a for a in args)
+
+
+# ----- the statements, made alike by the store's calls on threads and on the event loop -----
+
+INSERT_GAME = ("INSERT INTO games (id, version, level, seed, state, meta, code, finished,"
+               " created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+LOAD_GAME = f"SELECT {ROW_COLUMNS} FROM games WHERE id = %s"
+LOAD_BY_CODE = f"SELECT {ROW_COLUMNS} FROM games WHERE code = %s"
+VERSION = "SELECT version FROM games WHERE id = %s"
+# One statement, so one round trip in autocommit (not BEGIN, UPDATE, NOTIFY, COMMIT): the notice
+# goes out at its commit, with the change it announces, and only if the version matched.
+UPDATE_GAME = ("WITH changed AS (UPDATE games SET version = %s, level = %s, state = %s,"
+               " meta = %s, code = %s, finished = %s, updated = %s"
+               " WHERE id = %s AND version = %s AND updated = coalesce(%s, updated)"
+               " RETURNING id) SELECT pg_notify(%s, %s) FROM changed")
+LOAD_PERSON = "SELECT id, data, created, updated FROM people WHERE id = %s"
+
+
+def insert_args(rec: GameRecord) -> tuple[Any, ...]:
+    return (rec.id, rec.version, rec.level, rec.seed, dump_state(rec.match),
+            dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated)
+
+
+def update_args(rec: GameRecord, expected_version: int,
+                expected_updated: float | None) -> tuple[Any, ...]:
+    return (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
+            rec.finished, rec.updated, rec.id, expected_version, expected_updated,
+            CHANNEL, f"{rec.id}:{rec.version}")
+
+
+def person_from_row(row: tuple[Any, ...]) -> PersonRecord:
+    return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
+
+
+def save_person_query(rec: PersonRecord,
+                      expected_updated: float | None) -> tuple[str, tuple[Any, ...]]:
+    """A new person only if none has the id; else only over the copy stored last."""
+    data = dump_meta(rec.data)
+    if expected_updated is None:
+        return ("INSERT INTO people (id, data, created, updated) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (id) DO NOTHING", (rec.id, data, rec.created, rec.updated))
+    return ("UPDATE people SET data = %s, updated = %s WHERE id = %s AND updated = %s",
+            (data, rec.updated, rec.id, expected_updated))
 
 
 class PostgresStore:
@@ -165,12 +209,16 @@ class PostgresStore:
             self._listener.join(timeout=3)
         self._pool.close()
 
+    def async_calls(self) -> AsyncCalls:
+        """The calls of the server's event loop: psycopg's async pool (``postgres_async``)."""
+        from .postgres_async import AsyncPostgres
+
+        return AsyncPostgres(self.url)
+
     def at_once(self) -> AbstractContextManager[None]:
-        """Every call is made where it is asked, on the event loop too, and may wait there (a
-        lock, a connection): made on threads of their own, the calls cost a card three times
-        the server's CPU (1.0 -> 2.9 ms, 750 games: each network read gives up the GIL and
-        waits to take it back from a busy loop, stop 40). Off the loop without that is
-        psycopg's async pool, not done yet."""
+        """Every call is made where it is asked and may wait there (a lock, a connection):
+        the server's loop makes its calls through ``async_calls``; this store's are the
+        threads' (the heartbeat, the sweep) and any other loop's (a test's, a script's)."""
         return nullcontext()
 
     def ping(self) -> bool:
@@ -185,44 +233,30 @@ class PostgresStore:
 
     def insert(self, rec: GameRecord) -> None:
         with self._pool.connection() as conn:
-            conn.execute(
-                "INSERT INTO games (id, version, level, seed, state, meta, code, finished,"
-                " created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (rec.id, rec.version, rec.level, rec.seed, dump_state(rec.match),
-                 dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated))
+            conn.execute(INSERT_GAME, insert_args(rec))
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        if not all(_storable(a) for a in args):
-            return None  # no stored key holds a NUL, and PostgreSQL refuses to compare one
+        if not storable(args):
+            return None
         with self._pool.connection() as conn:
             return conn.execute(sql, args).fetchone()
 
     def load(self, game_id: str) -> GameRecord | None:
-        row = self._one(f"SELECT {ROW_COLUMNS} FROM games WHERE id = %s", (game_id,))
+        row = self._one(LOAD_GAME, (game_id,))
         return None if row is None else record_from_row(row)
 
     def load_by_code(self, code: str) -> GameRecord | None:
-        row = self._one(f"SELECT {ROW_COLUMNS} FROM games WHERE code = %s", (code,))
+        row = self._one(LOAD_BY_CODE, (code,))
         return None if row is None else record_from_row(row)
 
     def version(self, game_id: str) -> int | None:
-        row = self._one("SELECT version FROM games WHERE id = %s", (game_id,))
+        row = self._one(VERSION, (game_id,))
         return None if row is None else int(row[0])
 
     def update(self, rec: GameRecord, expected_version: int,
                expected_updated: float | None = None) -> bool:
-        # One statement, so one round trip in autocommit (not BEGIN, UPDATE, NOTIFY, COMMIT):
-        # the notice goes out at its commit, with the change it announces, and only if the
-        # version matched.
         with self._pool.connection() as conn:
-            cur = conn.execute(
-                "WITH changed AS (UPDATE games SET version = %s, level = %s, state = %s,"
-                " meta = %s, code = %s, finished = %s, updated = %s"
-                " WHERE id = %s AND version = %s AND updated = coalesce(%s, updated)"
-                " RETURNING id) SELECT pg_notify(%s, %s) FROM changed",
-                (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
-                 rec.finished, rec.updated, rec.id, expected_version, expected_updated,
-                 CHANNEL, f"{rec.id}:{rec.version}"))
+            cur = conn.execute(UPDATE_GAME, update_args(rec, expected_version, expected_updated))
             return cur.rowcount == 1
 
     def remove_old(self, finished_before: float, idle_before: float) -> int:
@@ -235,24 +269,12 @@ class PostgresStore:
     # ----- people ---------------------------------------------------------------------------
 
     def load_person(self, person_id: str) -> PersonRecord | None:
-        row = self._one("SELECT id, data, created, updated FROM people WHERE id = %s",
-                        (person_id,))
-        if row is None:
-            return None
-        return PersonRecord(row[0], json.loads(row[1]), row[2], row[3])
+        row = self._one(LOAD_PERSON, (person_id,))
+        return None if row is None else person_from_row(row)
 
     def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
-        data = dump_meta(rec.data)
         with self._pool.connection() as conn:
-            if expected_updated is None:
-                cur = conn.execute(
-                    "INSERT INTO people (id, data, created, updated) VALUES (%s, %s, %s, %s)"
-                    " ON CONFLICT (id) DO NOTHING", (rec.id, data, rec.created, rec.updated))
-            else:
-                cur = conn.execute("UPDATE people SET data = %s, updated = %s WHERE id = %s"
-                                   " AND updated = %s", (data, rec.updated, rec.id,
-                                                         expected_updated))
-            return cur.rowcount == 1
+            return conn.execute(*save_person_query(rec, expected_updated)).rowcount == 1
 
     # ----- the processes' heartbeats ------------------------------------------------------
 

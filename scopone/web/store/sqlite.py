@@ -127,6 +127,10 @@ class SqliteStore:
         self._waits = {id(self._db): BUSY_MS, id(self._reader): BUSY_MS}  # busy_timeout now
         self._now = threading.local()  # .on: this thread's calls are inside ``at_once``
 
+    def async_calls(self) -> None:
+        """None: Python's sqlite3 has no async face; ``at_once`` keeps the loop's calls short."""
+        return None
+
     @contextmanager
     def at_once(self) -> Iterator[None]:
         """Calls made inside (on the event loop) wait for a connection only as long as a

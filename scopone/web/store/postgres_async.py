@@ -1,0 +1,146 @@
+"""The PostgreSQL store's calls for the server's event loop (psycopg's async pool).
+
+Why: made with the synchronous driver on the loop, a call that waited (a row another program
+held locked, up to the 5 s lock timeout; a slow statement; the first call of an outage, up to
+the 5 s wait for a connection) held up every request, stream ping, page and table of the
+process for as long. Here a call that waits holds up only the request that needs its answer.
+On threads instead, each call cost a card three times the server's CPU (stop 40: every network
+read gives up the GIL and waits to take it back from a busy loop); awaited on the loop it costs
+a little more than the synchronous driver's (``loadbench --pace page``: README).
+
+The pool belongs to one event loop, the server's: ``open`` binds it there at start, ``close``
+at stop. A call from any other loop (a test's own, a script's) is made by the synchronous store
+as before (``OffLoop``). The statements are the synchronous store's own (``postgres``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import select
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from .base import GameRecord, PersonRecord, record_from_row
+from .postgres import (
+    INSERT_GAME,
+    LOAD_BY_CODE,
+    LOAD_GAME,
+    LOAD_PERSON,
+    LOCK_TIMEOUT,
+    RECONNECT_TIMEOUT,
+    STATEMENT_TIMEOUT,
+    UPDATE_GAME,
+    VERSION,
+    WAIT_SECONDS,
+    insert_args,
+    person_from_row,
+    save_person_query,
+    storable,
+    update_args,
+)
+
+#: Connections the loop's calls may hold at once. More than the synchronous pool's 4: calls
+#: now wait side by side, and one waiting for a row's lock holds its connection meanwhile (the
+#: games of a process wait one by one behind their own lock, so this many locked rows at once
+#: before any other call waits for a connection).
+POOL_SIZE = 8
+
+
+async def _alive(conn: psycopg.AsyncConnection[Any]) -> None:
+    """As ``postgres._alive``: a connection the server ended has its end waiting to be read
+    (one system call, not a round trip)."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection is closed")
+    readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    if readable:
+        await conn.close()
+        raise psycopg.OperationalError("the server ended the connection")
+
+
+async def _timeouts(conn: psycopg.AsyncConnection[Any]) -> None:
+    await conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+    await conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}'")
+
+
+class AsyncPostgres:
+    """The calls a request, stream or driver makes (``OffLoop``), awaited on the loop."""
+
+    def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self._size = pool_size
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[tuple[Any, ...]]] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def open(self) -> None:
+        """Binds the pool to the running loop. Does not wait for a connection: a server
+        started while the database is away starts, and answers 503 until it is back."""
+        self._pool = AsyncConnectionPool(
+            self.url, min_size=1, max_size=self._size, open=False,
+            kwargs={"autocommit": True, "connect_timeout": int(WAIT_SECONDS)},
+            name="scopone-async", check=_alive, configure=_timeouts, timeout=WAIT_SECONDS,
+            reconnect_timeout=RECONNECT_TIMEOUT)
+        await self._pool.open(wait=False)
+        self._loop = asyncio.get_running_loop()
+
+    def here(self) -> bool:
+        """Whether the running loop is the one the pool belongs to."""
+        try:
+            return self._loop is asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+
+    async def close(self) -> None:
+        self._loop = None
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    def _open_pool(self) -> AsyncConnectionPool[psycopg.AsyncConnection[tuple[Any, ...]]]:
+        assert self._pool is not None, "open() first"
+        return self._pool
+
+    async def ping(self) -> bool:
+        try:
+            async with self._open_pool().connection(timeout=2.0) as conn:
+                await (await conn.execute("SELECT 1")).fetchone()
+        except psycopg.Error:  # as ``PostgresStore.ping``
+            return False
+        return True
+
+    async def insert(self, rec: GameRecord) -> None:
+        async with self._open_pool().connection() as conn:
+            await conn.execute(INSERT_GAME, insert_args(rec))
+
+    async def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        if not storable(args):
+            return None
+        async with self._open_pool().connection() as conn:
+            return await (await conn.execute(sql, args)).fetchone()
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        row = await self._one(LOAD_GAME, (game_id,))
+        return None if row is None else record_from_row(row)
+
+    async def load_by_code(self, code: str) -> GameRecord | None:
+        row = await self._one(LOAD_BY_CODE, (code,))
+        return None if row is None else record_from_row(row)
+
+    async def version(self, game_id: str) -> int | None:
+        row = await self._one(VERSION, (game_id,))
+        return None if row is None else int(row[0])
+
+    async def update(self, rec: GameRecord, expected_version: int,
+                     expected_updated: float | None = None) -> bool:
+        args = update_args(rec, expected_version, expected_updated)
+        async with self._open_pool().connection() as conn:
+            return (await conn.execute(UPDATE_GAME, args)).rowcount == 1
+
+    async def load_person(self, person_id: str) -> PersonRecord | None:
+        row = await self._one(LOAD_PERSON, (person_id,))
+        return None if row is None else person_from_row(row)
+
+    async def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
+        async with self._open_pool().connection() as conn:
+            return (await conn.execute(*save_person_query(rec, expected_updated))).rowcount == 1
