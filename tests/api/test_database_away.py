@@ -168,10 +168,13 @@ def test_a_move_waiting_for_a_locked_postgresql_row_holds_up_no_other_request(
     with api.client:
         game = _your_turn(api)
         other = api.create()
+        calls = api.app.state.service.db
         for page in ("/metrics", "/", f"/api/games/{other['id']}", "/healthz"):
+            waited = calls.waited
             took = _answered_while_waiting(api, game, _RowLocked(pg_url, game["id"]),
                                            _waiting_for_a_lock(pg_url), page)
             assert took < 2.0, (page, took)
+            assert calls.waited > waited  # tried on the loop first, then on the async pool
             # A lock past its timeout is one row's trouble, not the database away.
             assert not api.app.state.service.store.away
             assert api.get(game["id"]) == game  # refused: nothing stored

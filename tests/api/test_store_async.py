@@ -1,9 +1,10 @@
-"""PostgreSQL's calls awaited on the server's loop (``AsyncPostgres`` through ``OffLoop``): the
-same answers and the same rules as the synchronous store's, and the synchronous store left alone
-on that loop (on any other, it makes the calls as before)."""
+"""PostgreSQL's calls of the server's loop that would wait (``PostgresStore.at_once``), made
+again on psycopg's async pool (``AsyncPostgres``, through ``OffLoop``): the same answers and
+rules as the synchronous store's, the loop free meanwhile, failures observed."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -15,33 +16,24 @@ from scopone.web.store.offloop import OffLoop
 
 from .aio import run_alone
 
-CALLS = ("ping", "insert", "load", "load_by_code", "version", "update", "load_person",
-         "save_person")
-
 
 def _record(code: str | None = None) -> GameRecord:
     return GameRecord.new(Match(Rules(), random.Random(7)), "normal", meta={"n": 1}, code=code)
 
 
-def _no_sync_calls(monkeypatch: pytest.MonkeyPatch, store: Any) -> None:
-    def refused(*args: Any) -> Any:
-        raise AssertionError("a synchronous store call on the server's loop")
-    for name in CALLS:
-        monkeypatch.setattr(store, name, refused)
-
-
-def test_the_awaited_calls_answer_as_the_store_does(pg_url: str,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_awaited_calls_answer_as_the_store_does(pg_url: str) -> None:
+    """The async pool's calls (where the loop's calls that would wait are made) give the same
+    answers and keep the same rules as the synchronous store's."""
     store = ObservedStore(open_store(pg_url))
     direct = open_store(pg_url)  # what another process sees
-    db = OffLoop(store)
     rec = _record(code="async1")
 
     async def scenario() -> None:
+        db = store.async_calls()
+        assert db is not None
         await db.open()
         try:
-            _no_sync_calls(monkeypatch, store.inner)
-            assert await db.ping()
+            assert db.here() and await db.ping()
             await db.insert(rec)
             back = await db.load(rec.id)
             assert back is not None and back.match.to_dict() == rec.match.to_dict()
@@ -70,6 +62,7 @@ def test_the_awaited_calls_answer_as_the_store_does(pg_url: str,
             assert got is not None and (got.data, got.updated) == ({"rounds": 2}, 2.0)
         finally:
             await db.close()
+        assert not db.here()
 
     try:
         run_alone(scenario())
@@ -80,36 +73,54 @@ def test_the_awaited_calls_answer_as_the_store_does(pg_url: str,
         store.close()
 
 
-def test_a_loop_the_calls_were_not_opened_on_uses_the_store_itself(pg_url: str) -> None:
-    """Tests and scripts run a service on loops of their own: there the store's synchronous
-    calls are made, as before (the async pool serves only the loop it was opened on)."""
+@pytest.mark.parametrize("opened", [True, False], ids=["async pool", "thread"])
+def test_a_loop_call_that_would_wait_for_a_lock_is_made_again_off_the_loop(
+        pg_url: str, opened: bool) -> None:
+    """A row held locked by another transaction: the call made at once on the loop gives up
+    after a moment (``WouldWait``, nothing done) and is made again where it may wait, the
+    async pool on the loop it was opened on, a thread on any other, while the loop goes on;
+    once the lock goes, it is stored."""
+    import psycopg
+
     store = open_store(pg_url)
     db = OffLoop(store)
     rec = _record()
-    made: list[str] = []
-    real = store.version
+    store.insert(rec)
+    holder = psycopg.connect(pg_url)
 
-    def version(game_id: str) -> int | None:
-        made.append(game_id)
-        return real(game_id)
-    store.version = version  # type: ignore[method-assign]
-
-    async def elsewhere() -> int | None:
-        return await db.version(rec.id)
-
-    async def scenario() -> None:
-        await db.insert(rec)  # not opened yet: the store's own call
-        assert run_alone(elsewhere()) == 0 and made == [rec.id]
-        await db.open()
+    async def scenario() -> int:
+        if opened:
+            await db.open()
         try:
-            assert await db.version(rec.id) == 0 and made == [rec.id]  # the pool's
-            assert run_alone(elsewhere()) == 0 and made == [rec.id, rec.id]  # another loop
+            # A row nobody holds: every call answered at once on the loop.
+            for _ in range(3):
+                assert await db.version(rec.id) == 0
+                assert await db.load(rec.id) is not None
+            assert db.waited == 0
+            holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (rec.id,))
+            ticks = 0
+
+            async def ticking() -> None:
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+            ticker = asyncio.get_running_loop().create_task(ticking())
+            asyncio.get_running_loop().call_later(0.5, holder.rollback)
+            rec.version = 1
+            assert await db.update(rec, 0)  # after the lock went
+            ticker.cancel()
+            return ticks
         finally:
             await db.close()
 
     try:
-        run_alone(scenario())
+        ticks = run_alone(scenario())
+        assert db.waited == 1
+        assert ticks >= 10, ticks  # the loop went on meanwhile (0.5 s: about 50 ticks)
+        assert store.version(rec.id) == 1
     finally:
+        holder.close()
         store.close()
 
 
@@ -119,14 +130,11 @@ def test_an_error_of_an_awaited_call_is_observed(pg_url: str) -> None:
     from scopone.web.store import DatabaseAway
 
     store = ObservedStore(open_store(pg_url))
-    db = OffLoop(store)
 
     async def scenario() -> None:
+        db: Any = store.async_calls()  # ObservedCalls, then the AsyncPostgres
         await db.open()
-        calls: Any = db._async  # ObservedCalls, then the AsyncPostgres
-        assert calls is not None
-        pool = calls.inner._pool
-        await pool.close()  # every call now fails as with PostgreSQL away
+        await db.inner._pool.close()  # every call now fails as with PostgreSQL away
         with pytest.raises(Exception) as first:
             await db.load("x" * 22)
         assert not isinstance(first.value, DatabaseAway)

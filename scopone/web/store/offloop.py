@@ -3,17 +3,20 @@ the event loop when the store can tell that it would.
 
 Every store call is short when the database is well, but not always: a write waiting for
 another process's write on a SQLite file (up to its busy timeout), a file locked by another
-program. Made on the event loop, such a call held up every request, stream and table of the
-process for its seconds. Each call is first made on the loop inside ``Store.at_once``, where a
-call that would wait does nothing and says so (``WouldWait``); that one is made again on a
-thread of the store's own, where its wait holds up only the request that needs its answer.
+program, a PostgreSQL row another transaction holds, an outage's wait for a connection. Made on
+the event loop, such a call held up every request, stream and table of the process for its
+seconds. Each call is first made on the loop inside ``Store.at_once``, where a call that would
+wait does nothing and says so (``WouldWait``); that one is made again where its wait holds up
+only the request that needs its answer: on PostgreSQL, its driver's async pool
+(``Store.async_calls``, once ``open`` has bound it to the server's loop); on SQLite, a thread
+of the store's own.
 
 Not every call on a thread: that cost a card a quarter to a half more of the server's CPU on
 SQLite and three times as much on PostgreSQL (stop 40, ``loadbench --pace page``): a thread
-hands the GIL back and forth with a busy loop at every step of a call. PostgreSQL's calls cannot
-tell that they would wait (``PostgresStore.at_once``); its driver awaits them on the loop
-instead (``Store.async_calls``), once ``open`` has bound them to the server's loop. Until then,
-and from any other loop, they are made as SQLite's are.
+hands the GIL back and forth with a busy loop at every step of a call. Nor every PostgreSQL
+call on the async pool: 5% more at 500 games, a third more at 750 and at 1,000 on two
+processes, where the server no longer kept up (stop 41): each awaited round trip is turns of
+the loop that the synchronous driver's few microseconds of waiting are not.
 
 Threads of its own, not the loop's default executor: the heartbeat and the coach's work use that
 one, and a database in trouble must not leave them waiting behind store calls.
@@ -22,7 +25,7 @@ one, and a database in trouble must not leave them waiting behind store calls.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
@@ -39,12 +42,13 @@ THREADS = 4
 
 class OffLoop:
     """The async face of one ``Store``: the same calls, each made at once on the event loop
-    or, when it would wait there, on the store's threads."""
+    or, when it would wait there, on the store's async calls (PostgreSQL's, opened on this
+    loop) or threads (SQLite's, or any store's on a loop the async calls were not opened on)."""
 
     def __init__(self, store: Store, threads: int = THREADS) -> None:
         self.store = store
         self._threads = ThreadPoolExecutor(threads, thread_name_prefix="store")
-        self.waited = 0  # calls made again on a thread (for tests)
+        self.waited = 0  # calls made again off the loop (for tests)
         self._async = store.async_calls()
 
     async def open(self) -> None:
@@ -58,12 +62,15 @@ class OffLoop:
         calls = self._async
         return calls if calls is not None and calls.here() else None
 
-    async def _run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    async def _run(self, fn: Callable[P, R], awaited: Callable[P, Awaitable[R]] | None,
+                   *args: P.args, **kwargs: P.kwargs) -> R:
         try:
             with self.store.at_once():
                 return fn(*args, **kwargs)
         except WouldWait:
             self.waited += 1
+        if awaited is not None:
+            return await awaited(*args, **kwargs)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, lambda: fn(*args, **kwargs))
 
@@ -75,42 +82,40 @@ class OffLoop:
         self._threads.shutdown(wait=False)
 
     async def ping(self) -> bool:
-        if (calls := self._awaited()) is not None:
-            return await calls.ping()
-        return await self._run(self.store.ping)
+        calls = self._awaited()
+        return await self._run(self.store.ping, None if calls is None else calls.ping)
 
     async def insert(self, rec: GameRecord) -> None:
-        if (calls := self._awaited()) is not None:
-            return await calls.insert(rec)
-        await self._run(self.store.insert, rec)
+        calls = self._awaited()
+        await self._run(self.store.insert, None if calls is None else calls.insert, rec)
 
     async def load(self, game_id: str) -> GameRecord | None:
-        if (calls := self._awaited()) is not None:
-            return await calls.load(game_id)
-        return await self._run(self.store.load, game_id)
+        calls = self._awaited()
+        return await self._run(self.store.load, None if calls is None else calls.load, game_id)
 
     async def load_by_code(self, code: str) -> GameRecord | None:
-        if (calls := self._awaited()) is not None:
-            return await calls.load_by_code(code)
-        return await self._run(self.store.load_by_code, code)
+        calls = self._awaited()
+        return await self._run(self.store.load_by_code,
+                               None if calls is None else calls.load_by_code, code)
 
     async def version(self, game_id: str) -> int | None:
-        if (calls := self._awaited()) is not None:
-            return await calls.version(game_id)
-        return await self._run(self.store.version, game_id)
+        calls = self._awaited()
+        return await self._run(self.store.version, None if calls is None else calls.version,
+                               game_id)
 
     async def update(self, rec: GameRecord, expected_version: int,
                      expected_updated: float | None = None) -> bool:
-        if (calls := self._awaited()) is not None:
-            return await calls.update(rec, expected_version, expected_updated)
-        return await self._run(self.store.update, rec, expected_version, expected_updated)
+        calls = self._awaited()
+        return await self._run(self.store.update, None if calls is None else calls.update,
+                               rec, expected_version, expected_updated)
 
     async def load_person(self, person_id: str) -> PersonRecord | None:
-        if (calls := self._awaited()) is not None:
-            return await calls.load_person(person_id)
-        return await self._run(self.store.load_person, person_id)
+        calls = self._awaited()
+        return await self._run(self.store.load_person,
+                               None if calls is None else calls.load_person, person_id)
 
     async def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
-        if (calls := self._awaited()) is not None:
-            return await calls.save_person(rec, expected_updated)
-        return await self._run(self.store.save_person, rec, expected_updated)
+        calls = self._awaited()
+        return await self._run(self.store.save_person,
+                               None if calls is None else calls.save_person, rec,
+                               expected_updated)

@@ -12,12 +12,12 @@ import logging
 import math
 import select
 import threading
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .base import (
     KEEP_BEATS_SECONDS,
@@ -31,7 +31,7 @@ from .base import (
     dump_state,
     record_from_row,
 )
-from .errors import SchemaTooNew
+from .errors import SchemaTooNew, WouldWait
 
 log = logging.getLogger(__name__)
 # The pool warns of every connection it could not make: during an outage, several lines a
@@ -86,6 +86,19 @@ WAIT_SECONDS = 5.0
 #: old games, takes milliseconds).
 LOCK_TIMEOUT = "5s"
 STATEMENT_TIMEOUT = "10s"
+#: Inside ``at_once`` (a call on the server's event loop): a lock is waited for this long and a
+#: statement may take this long; past them the call would wait (``WouldWait``: PostgreSQL rolls
+#: the cancelled statement back, nothing is done) and ``OffLoop`` makes it again on psycopg's
+#: async pool with the full timeouts. A lock held a moment by another process's write of the
+#: same game is waited for on the loop; a lock held by a stuck transaction is not.
+AT_ONCE_LOCK_TIMEOUT = "10ms"
+AT_ONCE_STATEMENT_TIMEOUT = "100ms"
+#: ... and the loop's connection, held by nobody else, is waited for only this long (the pool
+#: refuses a wait of 0 outright, a free connection or not).
+AT_ONCE_CONNECTION_SECONDS = 0.005
+#: A query sent on the loop that the network has not acknowledged this long (a cut line, no
+#: reset) fails instead of holding the loop until TCP gives up: libpq's ``tcp_user_timeout``.
+AT_ONCE_TCP_USER_TIMEOUT_MS = 1000
 #: How long the pool retries a connection it could not make before it gives up and makes a
 #: fresh one at the next request. Its retries back off exponentially (1, 2, 4... s), so with
 #: psycopg's 5 minutes a process heard the database again up to two minutes after it was back.
@@ -109,6 +122,11 @@ def _timeouts(conn: psycopg.Connection[Any]) -> None:
     """Each new connection of the pool waits for a lock or a statement only so long."""
     conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
     conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT}'")
+
+
+def _at_once_timeouts(conn: psycopg.Connection[Any]) -> None:
+    conn.execute(f"SET lock_timeout = '{AT_ONCE_LOCK_TIMEOUT}'")
+    conn.execute(f"SET statement_timeout = '{AT_ONCE_STATEMENT_TIMEOUT}'")
 
 
 def storable(args: tuple[Any, ...]) -> bool:
@@ -174,12 +192,23 @@ class PostgresStore:
                                             "connect_timeout": int(WAIT_SECONDS)},
                                     name="scopone", check=_alive, configure=_timeouts,
                                     timeout=WAIT_SECONDS, reconnect_timeout=RECONNECT_TIMEOUT)
+        # The event loop's calls (``at_once``): one connection, as the loop makes one call at
+        # a time, with the short timeouts.
+        self._at_once_pool = ConnectionPool(
+            url, min_size=1, max_size=1, open=True,
+            kwargs={"autocommit": True, "connect_timeout": int(WAIT_SECONDS),
+                    "tcp_user_timeout": AT_ONCE_TCP_USER_TIMEOUT_MS},
+            name="scopone-loop", check=_alive, configure=_at_once_timeouts,
+            timeout=AT_ONCE_CONNECTION_SECONDS,
+            reconnect_timeout=RECONNECT_TIMEOUT)
+        self._now = threading.local()  # .on: this thread's calls are inside ``at_once``
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         try:
             self._migrate()
         except BaseException:
             self._pool.close()
+            self._at_once_pool.close()
             raise
 
     def _migrate(self) -> None:
@@ -207,23 +236,46 @@ class PostgresStore:
         self._closed.set()
         if self._listener is not None:
             self._listener.join(timeout=3)
+        self._at_once_pool.close()
         self._pool.close()
 
     def async_calls(self) -> AsyncCalls:
-        """The calls of the server's event loop: psycopg's async pool (``postgres_async``)."""
+        """Where a call of the server's event loop that would wait is made again: psycopg's
+        async pool (``postgres_async``)."""
         from .postgres_async import AsyncPostgres
 
         return AsyncPostgres(self.url)
 
-    def at_once(self) -> AbstractContextManager[None]:
-        """Every call is made where it is asked and may wait there (a lock, a connection):
-        the server's loop makes its calls through ``async_calls``; this store's are the
-        threads' (the heartbeat, the sweep) and any other loop's (a test's, a script's)."""
-        return nullcontext()
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        """Calls made inside (on the event loop) take the loop's own connection only if it is
+        free, and wait for a lock or a statement only a moment (``AT_ONCE_*``): ``WouldWait``
+        instead, nothing done. Almost every call is answered so, as fast as ever; the rare one
+        that would wait is made again on the async pool (``OffLoop``). (Every call awaited on
+        that pool cost a card 5-60% more of the server's CPU, the more the busier: stop 41.)"""
+        self._now.on = True
+        try:
+            yield
+        finally:
+            self._now.on = False
+
+    @contextmanager
+    def _connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool; inside ``at_once``, the loop's own, or ``WouldWait``."""
+        if not getattr(self._now, "on", False):
+            with self._pool.connection(timeout) as conn:
+                yield conn
+            return
+        try:
+            with self._at_once_pool.connection() as conn:
+                yield conn
+        except (PoolTimeout, psycopg.errors.LockNotAvailable,
+                psycopg.errors.QueryCanceled) as exc:
+            raise WouldWait() from exc
 
     def ping(self) -> bool:
         try:
-            with self._pool.connection(timeout=2.0) as conn:
+            with self._connection(timeout=2.0) as conn:
                 conn.execute("SELECT 1").fetchone()
         except psycopg.Error:  # server away; the pool closed or exhausted (its errors too)
             return False
@@ -232,13 +284,13 @@ class PostgresStore:
     # ----- games ----------------------------------------------------------------------------
 
     def insert(self, rec: GameRecord) -> None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             conn.execute(INSERT_GAME, insert_args(rec))
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if not storable(args):
             return None
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             return conn.execute(sql, args).fetchone()
 
     def load(self, game_id: str) -> GameRecord | None:
@@ -255,7 +307,7 @@ class PostgresStore:
 
     def update(self, rec: GameRecord, expected_version: int,
                expected_updated: float | None = None) -> bool:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             cur = conn.execute(UPDATE_GAME, update_args(rec, expected_version, expected_updated))
             return cur.rowcount == 1
 
@@ -273,7 +325,7 @@ class PostgresStore:
         return None if row is None else person_from_row(row)
 
     def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             return conn.execute(*save_person_query(rec, expected_updated)).rowcount == 1
 
     # ----- the processes' heartbeats ------------------------------------------------------

@@ -1,16 +1,17 @@
-"""The PostgreSQL store's calls for the server's event loop (psycopg's async pool).
+"""Where a PostgreSQL call of the server's event loop that would wait is made (psycopg's async
+pool): a row another program holds locked (up to the 5 s lock timeout), a slow statement, an
+outage's wait for a connection (up to 5 s). Made with the synchronous driver on the loop, such
+a call held up every request, stream ping, page and table of the process for as long; awaited
+here it holds up only the request that needs its answer.
 
-Why: made with the synchronous driver on the loop, a call that waited (a row another program
-held locked, up to the 5 s lock timeout; a slow statement; the first call of an outage, up to
-the 5 s wait for a connection) held up every request, stream ping, page and table of the
-process for as long. Here a call that waits holds up only the request that needs its answer.
-On threads instead, each call cost a card three times the server's CPU (stop 40: every network
-read gives up the GIL and waits to take it back from a busy loop); awaited on the loop it costs
-a little more than the synchronous driver's (``loadbench --pace page``: README).
+Only those calls: each is first made at once on the loop (``PostgresStore.at_once``,
+``OffLoop``). Every call awaited here cost a card 5% more of the server's CPU at 500 games and a
+third more at 750, where one process no longer kept up (stop 41); on threads, three times as
+much (stop 40).
 
 The pool belongs to one event loop, the server's: ``open`` binds it there at start, ``close``
-at stop. A call from any other loop (a test's own, a script's) is made by the synchronous store
-as before (``OffLoop``). The statements are the synchronous store's own (``postgres``).
+at stop. On any other loop (a test's own, a script's) a call that would wait goes to a thread
+(``OffLoop``). The statements are the synchronous store's own (``postgres``).
 """
 
 from __future__ import annotations
@@ -41,10 +42,9 @@ from .postgres import (
     update_args,
 )
 
-#: Connections the loop's calls may hold at once. More than the synchronous pool's 4: calls
-#: now wait side by side, and one waiting for a row's lock holds its connection meanwhile (the
-#: games of a process wait one by one behind their own lock, so this many locked rows at once
-#: before any other call waits for a connection).
+#: Calls waiting here at once, each holding a connection (one waiting for a row's lock holds
+#: its own; the games of a process wait one by one behind their own lock, so this many locked
+#: rows at once before a call waits for a connection).
 POOL_SIZE = 8
 
 
