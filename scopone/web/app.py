@@ -106,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thinker = Thinker(settings.ai_time_budget, settings.ai_processes, settings.hard_workers)
         thinker.start()
         app.state.service = GameService(store, thinker, hub)
-        await app.state.service.db.open()  # PostgreSQL's calls awaited on this loop
+        await app.state.service.db.open()  # PostgreSQL's calls that would wait: this loop's
         timing = Timing(settings.table_pace, settings.table_reconnect_seconds)
         app.state.tables = tables = TableService(app.state.service, timing,
                                                  settings.process_stale_seconds)

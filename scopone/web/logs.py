@@ -29,4 +29,9 @@ def log_config() -> dict[str, Any]:
     loggers = config["loggers"]
     loggers["scopone"] = {"handlers": ["app"], "level": "INFO", "propagate": False}
     loggers["psycopg"] = {"handlers": ["app"], "level": "WARNING", "propagate": False}
+    # The pool's warning of each connection it could not make or found closed: several a second
+    # during an outage, which ``ObservedStore`` says once as it begins and once as it ends.
+    # Here as well as in ``store.postgres``: this configuration resets the levels of loggers
+    # made before it (``scopone serve`` opens the store once to check it, before uvicorn).
+    loggers["psycopg.pool"] = {"level": "ERROR"}
     return config

@@ -159,11 +159,14 @@ def test_a_stopped_server_ends_its_event_streams_and_exits(
 
 def test_the_servers_log_lines_say_when_and_who(tmp_path: Path) -> None:
     """The app's warnings (a database away, a failed card) carry their time, level and
-    logger, as the server's own lines do: they went out as the bare message."""
+    logger, as the server's own lines do: they went out as the bare message. The connection
+    pool's warnings (several a second in an outage) stay out."""
     code = ("import logging, logging.config\n"
+            "import scopone.web.store.postgres\n"  # imported before, as `serve` does
             "from scopone.web.logs import log_config\n"
             "logging.config.dictConfig(log_config())\n"
             "logging.getLogger('scopone.web.store.observed').warning('the database is away')\n"
+            "logging.getLogger('psycopg.pool').warning('discarding closed connection')\n"
             "logging.getLogger('scopone.web.app').info('removed 2 old games')\n"
             "logging.getLogger('uvicorn.error').warning('uvicorn speaks')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -75,8 +75,9 @@ class PersonRecord:
 
 
 class AsyncCalls(Protocol):
-    """The store's calls of requests, streams and drivers, awaited on the event loop, for a
-    database whose driver can (PostgreSQL): each as ``Store``'s of the same name."""
+    """The store's calls awaited on the event loop, for a database whose driver can
+    (PostgreSQL): where ``OffLoop`` makes again a call that would wait on the loop
+    (``Store.at_once``). Each as ``Store``'s of the same name."""
 
     async def open(self) -> None:
         """Binds them to the running loop (the server's, at its start)."""
@@ -118,8 +119,8 @@ class Store(Protocol):
         (a store whose calls cannot tell makes them as always)."""
 
     def async_calls(self) -> AsyncCalls | None:
-        """A new async face of the calls (``OffLoop``), or None for a database whose calls
-        are made synchronously (SQLite: ``at_once``)."""
+        """New async calls (``AsyncCalls``), or None for a database whose driver has none
+        (SQLite: a call that would wait goes to a thread)."""
 
     def ping(self) -> bool:
         """Whether the database answers a trivial query (what ``/healthz`` reports)."""
