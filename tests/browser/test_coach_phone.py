@@ -15,6 +15,7 @@ from scopone.engine import Match, Rules
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
+from .test_coach import NARROW_PHONE
 from .test_controls import HANDS, TABLE
 from .test_match import codes, visible_centre
 
@@ -176,21 +177,41 @@ SEEN_PARTS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["en", "it", "de"])
+# Positions of mid_round (seed, tricks) by the number of cards on the table.
+TABLE_OF = {4: (1, 5), 5: (0, 5), 6: (15, 5)}
+
+
+@pytest.mark.parametrize(("device", "lang", "table"), [
+    pytest.param(PHONE, "en", 4, id="en"),
+    pytest.param(PHONE, "it", 4, id="it"),
+    pytest.param(PHONE, "de", 4, id="de"),
+    pytest.param(PHONE, "it", 6, id="it-6-on-the-table"),
+    pytest.param(NARROW_PHONE, "it", 4, id="360-it"),
+    pytest.param(NARROW_PHONE, "en", 5, id="360-en-5-on-the-table"),
+    pytest.param(NARROW_PHONE, "de", 6, id="360-de-6-on-the-table"),
+    pytest.param(NARROW_PHONE, "it", 6, id="360-it-6-on-the-table"),
+])
 def test_the_cards_seen_shows_whole_on_an_upright_phone(
-        open_page: Callable[..., Any], server: Server, lang: str) -> None:
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any], lang: str,
+        table: int) -> None:
     """Upright, the cards seen was a column of heading, grid, counts, legend and settebello
     193 px tall in a free part of 128 (above or below one row of the table's cards): its counts
     per rank, its legend and its settebello line lay below the fold. Now the legend lies beside
     the grid, its last chip naming the row of counts, the rows are tighter and the table's
     cards lie at the top of the table while it is open: it shows whole, its text readable, and
-    it still leaves the seats, the piles and the table's cards in sight."""
-    page = open_page(PHONE, game=mid_round(server, seed=1, tricks=5),
+    it still leaves the seats, the piles and the table's cards in sight.
+
+    At 360 x 740 it was cut again: in Italian the bar's controls took four rows (the panel
+    showed 103 px of its 119), and five or six cards on the table lay in two rows, leaving it a
+    strip beside the second (a column 103 to 137 px wide, 293 to 432 px tall, its text under
+    11 px). Now the bar takes three rows in each language and, while the panel is open, up to
+    six cards lie in one row, no narrower than a crowded table's (``.many``)."""
+    page = open_page(device, game=mid_round(server, *TABLE_OF[table]),
                      prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_function(PLAYABLE)
-    assert page.locator("#table-cards .card").count() == 4
+    assert page.locator("#table-cards .card").count() == table
     page.tap("#btn-seen")
-    page.wait_for_selector("#seen-panel .seen-card")
+    page.wait_for_selector("#seen-panel .seen-card", state="attached")
     assert_in_sight(page, 1)
     content, shown = page.eval_on_selector(
         "#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
@@ -200,7 +221,12 @@ def test_the_cards_seen_shows_whole_on_an_upright_phone(
     for name, found in parts.items():
         assert all(p["inside"] for p in found), (name, found)
         assert min(p["font"] for p in found) >= 11, (name, found)
-    page.locator("#seen-panel").screenshot(path=str(ARTIFACTS / f"coach-phone-seen-{lang}.png"))
+    widths = page.eval_on_selector_all(
+        "#table-cards .card", "els => els.map((e) => e.getBoundingClientRect().width)")
+    assert min(widths) >= 62 * 0.78 - 1, widths
+    size = device["viewport"]["width"]
+    name = f"{lang}-{size}-{table}" if (size, table) != (390, 4) else lang
+    page.locator("#seen-panel").screenshot(path=str(ARTIFACTS / f"coach-phone-seen-{name}.png"))
 
 
 def play_a_round(server: Server, person: str) -> None:
