@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -72,6 +73,26 @@ class PersonRecord:
     data: dict[str, Any]
     created: float
     updated: float
+
+
+class AtOnceFlag:
+    """Whether this thread's calls are inside ``Store.at_once``: the event loop's thread sets
+    it around each of its calls, the store's other threads never do."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    @contextmanager
+    def inside(self) -> Iterator[None]:
+        self._local.on = True
+        try:
+            yield
+        finally:
+            self._local.on = False
+
+    @property
+    def on(self) -> bool:
+        return bool(getattr(self._local, "on", False))
 
 
 class AsyncCalls(Protocol):

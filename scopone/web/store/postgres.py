@@ -24,6 +24,7 @@ from .base import (
     ROW_COLUMNS,
     SCHEMA_VERSION,
     AsyncCalls,
+    AtOnceFlag,
     GameRecord,
     Listener,
     PersonRecord,
@@ -201,7 +202,7 @@ class PostgresStore:
             name="scopone-loop", check=_alive, configure=_at_once_timeouts,
             timeout=AT_ONCE_CONNECTION_SECONDS,
             reconnect_timeout=RECONNECT_TIMEOUT)
-        self._now = threading.local()  # .on: this thread's calls are inside ``at_once``
+        self._at_once = AtOnceFlag()
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         try:
@@ -253,16 +254,13 @@ class PostgresStore:
         instead, nothing done. Almost every call is answered so, as fast as ever; the rare one
         that would wait is made again on the async pool (``OffLoop``). (Every call awaited on
         that pool cost a card 5-60% more of the server's CPU, the more the busier: stop 41.)"""
-        self._now.on = True
-        try:
+        with self._at_once.inside():
             yield
-        finally:
-            self._now.on = False
 
     @contextmanager
     def _connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool; inside ``at_once``, the loop's own, or ``WouldWait``."""
-        if not getattr(self._now, "on", False):
+        if not self._at_once.on:
             with self._pool.connection(timeout) as conn:
                 yield conn
             return

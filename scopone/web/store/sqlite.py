@@ -16,6 +16,7 @@ from .base import (
     KEEP_BEATS_SECONDS,
     ROW_COLUMNS,
     SCHEMA_VERSION,
+    AtOnceFlag,
     GameRecord,
     Listener,
     PersonRecord,
@@ -125,7 +126,7 @@ class SqliteStore:
         self._reader = _connect(path)  # once the file is in WAL mode, with its tables
         self._read_lock = threading.Lock()
         self._waits = {id(self._db): BUSY_MS, id(self._reader): BUSY_MS}  # busy_timeout now
-        self._now = threading.local()  # .on: this thread's calls are inside ``at_once``
+        self._at_once = AtOnceFlag()
 
     def async_calls(self) -> None:
         """None: Python's sqlite3 has no async face; ``at_once`` keeps the loop's calls short."""
@@ -139,18 +140,15 @@ class SqliteStore:
         so, in microseconds; the rare one that would wait is made again on a thread
         (``OffLoop``), where the busy timeout holds up nobody else. (Every call on a thread
         cost a card 25-50% more of the server's CPU, stop 40: GIL hand-offs.)"""
-        self._now.on = True
-        try:
+        with self._at_once.inside():
             yield
-        finally:
-            self._now.on = False
 
     @contextmanager
     def _holding(self, lock: threading.Lock,
                  db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         """``db`` under its ``lock``: waited for, or, inside ``at_once``, for a moment only,
         with no busy timeout."""
-        if not getattr(self._now, "on", False):
+        if not self._at_once.on:
             with lock:
                 self._wait(db, BUSY_MS)
                 yield db
