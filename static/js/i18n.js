@@ -138,7 +138,7 @@ const TEXT = {
   de: {
     title: 'Scopone Scientifico',
     seat0: 'Du', seat1: 'Gegner rechts', seat2: 'Partner', seat3: 'Gegner links',
-    pairA: 'Wir', pairB: 'Sie',
+    pairA: 'Wir', pairB: 'Ihr',
     yourTurn: 'Du bist dran: Wähle eine Karte',
     thinking: '{seat} überlegt…',
     waiting: '{seat} ist dran',

@@ -331,6 +331,9 @@ SCORE_LINE = """() => {
 }"""
 
 
+PAIR_NAMES = {"en": ["We", "They"], "it": ["Noi", "Loro"], "de": ["Wir", "Ihr"]}
+
+
 @pytest.mark.parametrize("width", [320, 360])
 @pytest.mark.parametrize("lang", ["en", "it", "de"])
 def test_the_score_is_one_line_on_a_narrow_phone(open_page: Callable[..., Any], server: Server,
@@ -346,6 +349,11 @@ def test_the_score_is_one_line_on_a_narrow_phone(open_page: Callable[..., Any], 
     page = open_page(device, game=gid, prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_selector("#hand.playable")
     assert page.inner_text("#score-a") == "10" and page.inner_text("#score-b") == "11"
+    # The pairs as a player names them. German's "Sie" read as the formal "you" (the page says
+    # "du" to the player): "Ihr", as a score board between two pairs at a table says.
+    names = page.eval_on_selector_all("#score .pair-a, #score .pair-b",
+                                      "els => els.map(e => e.textContent.replace(/[0-9]/g, ''))")
+    assert [n.strip() for n in names] == PAIR_NAMES[lang], names
     line = page.evaluate(SCORE_LINE)
     assert line["lines"] == 1 and line["tallest"] <= 32, line  # one line, no name over points
     assert line["top"] >= line["row"] >= 0, line  # nothing above the screen's edge
