@@ -11,7 +11,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .accesslog import redact_path
 from .errors import BAD_CONTENT_LENGTH, BODY_TOO_LARGE, DATABASE_UNAVAILABLE, RETRY_AFTER
-from .store import unavailable
+from .store import log_failure, unavailable
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,9 @@ class SecurityHeaders:
             where = (scope.get("method"), redact_path(str(scope.get("path"))))
             if unavailable(exc):
                 # Not the request's fault nor the code's: the client may try again.
-                log.warning("database unavailable on %s %s: %s", *where, exc)
+                # A database known to be away was said once (``ObservedStore``): its refusals
+                # at debug, not a line a request (91 in a 10 s outage, QA helper-54).
+                log_failure(log, "database unavailable on {} {}".format(*where), exc)
                 status, detail = 503, DATABASE_UNAVAILABLE
             else:
                 log.exception("unhandled error on %s %s", *where)

@@ -202,3 +202,97 @@ def test_after_postgresql_ended_every_connection_the_loops_calls_still_answer(
         run_alone(scenario())
     finally:
         store.close()
+
+
+def test_calls_waiting_on_every_connection_are_refused_without_the_database_away(
+        pg_url: str) -> None:
+    """More calls waiting for locks than the async pool has connections: the one that finds
+    none free in time is refused (``PoolBusy``: 503), and the database is not judged away,
+    so the other games still answer (QA helper-54: 24 moves on locked games made the process
+    refuse every call)."""
+    import psycopg
+
+    from scopone.web.store.errors import PoolBusy
+
+    store = ObservedStore(open_store(pg_url))
+    recs = [_record() for _ in range(3)]
+    free = _record()
+    for rec in [*recs, free]:
+        store.insert(rec)
+    holder = psycopg.connect(pg_url)
+
+    async def scenario() -> list[Any]:
+        calls: Any = store.async_calls()
+        calls.inner._size = 2  # a pool of two, as if the other six waited already
+        await calls.open()
+        calls.inner.wait = 0.5
+        try:
+            holder.execute("SELECT 1 FROM games WHERE id = ANY(%s) FOR UPDATE",
+                           ([r.id for r in recs],))
+            asyncio.get_running_loop().call_later(2.0, holder.rollback)
+            for rec in recs:
+                rec.version = 1
+            answers = await asyncio.gather(*(calls.update(r, 0) for r in recs),
+                                           return_exceptions=True)
+            assert not store.away
+            assert await calls.load(free.id) is not None  # another game still answers
+            return answers
+        finally:
+            await calls.close()
+
+    try:
+        answers = run_alone(scenario())
+        assert sum(isinstance(a, PoolBusy) for a in answers) == 1, answers
+        assert sorted(a for a in answers if isinstance(a, bool)) == [True, True], answers
+    finally:
+        holder.close()
+        store.close()
+
+
+def test_after_a_restart_the_async_pools_ended_connections_are_replaced_at_once(
+        pg_url: str) -> None:
+    """After a burst of waits the async pool keeps several idle connections; a PostgreSQL
+    restart ends them all. The next call takes one after another, closing each ended one, and
+    answers in well under a second (the pool's own check waited 1 s, then 2 s, between them:
+    a 5 s wait, a 503 and the database judged away, QA helper-54)."""
+    import time
+
+    import psycopg
+
+    name = "scopone_async_grown"
+    store = ObservedStore(open_store(pg_url + f"&application_name={name}"))
+    rec = _record()
+    store.insert(rec)
+
+    async def scenario() -> float:
+        calls: Any = store.async_calls()
+        await calls.open()
+        try:
+            # Six calls at once: the pool grows to six connections, idle after.
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                with admin.transaction():
+                    admin.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+                    waits = [asyncio.ensure_future(calls.load(rec.id)) for _ in range(6)]
+                    await asyncio.sleep(0.5)
+                assert all(r is not None for r in await asyncio.gather(*waits))
+                assert calls.inner._pool.get_stats()["pool_size"] >= 6
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                              " WHERE application_name = %s", (name,))
+                deadline = time.monotonic() + 10.0
+                while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE"
+                                    " application_name = %s", (name,)).fetchone() != (0,):
+                    assert time.monotonic() < deadline
+                    await asyncio.sleep(0.01)
+            start = time.monotonic()
+            assert await calls.load(rec.id) is not None
+            took = time.monotonic() - start
+            assert not store.away
+            return took
+        finally:
+            await calls.close()
+
+    try:
+        took = run_alone(scenario())
+        assert took < 0.9, took
+    finally:
+        store.close()

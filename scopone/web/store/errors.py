@@ -29,6 +29,15 @@ class WouldWait(RuntimeError):
     makes it again where waiting holds up nobody else (``OffLoop``)."""
 
 
+class PoolBusy(RuntimeError):
+    """Every connection a process may hold for calls that wait was taken, each by a call
+    waiting (a lock, a slow statement), past the wait for one: a 503 like the others, but not
+    the database away (its other rows still answer), so no reason to refuse every call."""
+
+    def __init__(self) -> None:
+        super().__init__("every connection is held by a call that waits")
+
+
 class DatabaseAway(RuntimeError):
     """Raised at once, without asking the database, while it is known to be away
     (``ObservedStore``): a 503 like the failure that showed it away."""
@@ -49,7 +58,7 @@ def unavailable(exc: BaseException) -> bool:
     >>> unavailable(err), unavailable(sqlite3.OperationalError("no such table: games"))
     (True, False)
     """
-    if isinstance(exc, DatabaseAway):
+    if isinstance(exc, (DatabaseAway, PoolBusy)):
         return True
     if isinstance(exc, sqlite3.Error):
         return getattr(exc, "sqlite_errorcode", None) in SQLITE_AWAY

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import select
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from .base import GameRecord, PersonRecord, record_from_row
+from .errors import PoolBusy
 from .postgres import (
     INSERT_GAME,
     LOAD_BY_CODE,
@@ -48,15 +52,13 @@ from .postgres import (
 POOL_SIZE = 8
 
 
-async def _alive(conn: psycopg.AsyncConnection[Any]) -> None:
+def _ended(conn: psycopg.AsyncConnection[Any]) -> bool:
     """As ``postgres._alive``: a connection the server ended has its end waiting to be read
     (one system call, not a round trip)."""
     if conn.closed or conn.broken:
-        raise psycopg.OperationalError("the connection is closed")
+        return True
     readable, _, _ = select.select([conn.fileno()], [], [], 0)
-    if readable:
-        await conn.close()
-        raise psycopg.OperationalError("the server ended the connection")
+    return bool(readable)
 
 
 async def _timeouts(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -70,6 +72,7 @@ class AsyncPostgres:
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
         self.url = url
         self._size = pool_size
+        self.wait = WAIT_SECONDS  # for a connection (tests shorten it)
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[tuple[Any, ...]]] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -79,7 +82,7 @@ class AsyncPostgres:
         self._pool = AsyncConnectionPool(
             self.url, min_size=1, max_size=self._size, open=False,
             kwargs={"autocommit": True, "connect_timeout": int(WAIT_SECONDS)},
-            name="scopone-async", check=_alive, configure=_timeouts, timeout=WAIT_SECONDS,
+            name="scopone-async", configure=_timeouts, timeout=WAIT_SECONDS,
             reconnect_timeout=RECONNECT_TIMEOUT)
         await self._pool.open(wait=False)
         self._loop = asyncio.get_running_loop()
@@ -97,26 +100,51 @@ class AsyncPostgres:
             await self._pool.close()
             self._pool = None
 
-    def _open_pool(self) -> AsyncConnectionPool[psycopg.AsyncConnection[tuple[Any, ...]]]:
-        assert self._pool is not None, "open() first"
-        return self._pool
+    @asynccontextmanager
+    async def _connection(self, timeout: float | None = None
+                          ) -> AsyncIterator[psycopg.AsyncConnection[tuple[Any, ...]]]:
+        """A connection of the pool, checked before it serves (``_ended``) by this store, not
+        by the pool: the pool waits a second, then two, between connections that fail its
+        check, so after a restart its idle connections (up to ``POOL_SIZE``, kept ten minutes)
+        took up the whole wait, and the call failed with the database back (QA helper-54). Here
+        each ended one is closed and handed back at once (the pool makes another) and the next
+        one taken."""
+        pool = self._pool
+        assert pool is not None, "open() first"
+        deadline = time.monotonic() + (self.wait if timeout is None else timeout)
+        while True:
+            try:
+                conn = await pool.getconn(max(deadline - time.monotonic(), 0.001))
+            except PoolTimeout:
+                stats = pool.get_stats()
+                if stats["pool_available"] == 0 and stats["pool_size"] >= self._size:
+                    raise PoolBusy() from None  # held by calls that wait: not the database
+                raise
+            if not _ended(conn):
+                break
+            await conn.close()
+            await pool.putconn(conn)
+        try:
+            yield conn
+        finally:
+            await pool.putconn(conn)
 
     async def ping(self) -> bool:
         try:
-            async with self._open_pool().connection(timeout=2.0) as conn:
+            async with self._connection(timeout=2.0) as conn:
                 await (await conn.execute("SELECT 1")).fetchone()
         except psycopg.Error:  # as ``PostgresStore.ping``
             return False
         return True
 
     async def insert(self, rec: GameRecord) -> None:
-        async with self._open_pool().connection() as conn:
+        async with self._connection() as conn:
             await conn.execute(INSERT_GAME, insert_args(rec))
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if not storable(args):
             return None
-        async with self._open_pool().connection() as conn:
+        async with self._connection() as conn:
             return await (await conn.execute(sql, args)).fetchone()
 
     async def load(self, game_id: str) -> GameRecord | None:
@@ -134,7 +162,7 @@ class AsyncPostgres:
     async def update(self, rec: GameRecord, expected_version: int,
                      expected_updated: float | None = None) -> bool:
         args = update_args(rec, expected_version, expected_updated)
-        async with self._open_pool().connection() as conn:
+        async with self._connection() as conn:
             return (await conn.execute(UPDATE_GAME, args)).rowcount == 1
 
     async def load_person(self, person_id: str) -> PersonRecord | None:
@@ -142,5 +170,5 @@ class AsyncPostgres:
         return None if row is None else person_from_row(row)
 
     async def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
-        async with self._open_pool().connection() as conn:
+        async with self._connection() as conn:
             return (await conn.execute(*save_person_query(rec, expected_updated))).rowcount == 1
