@@ -150,45 +150,47 @@ def test_an_error_of_an_awaited_call_is_observed(pg_url: str) -> None:
         store.close()
 
 
+def _end_every_connection(pg_url: str, name: str, opened: int = 0) -> None:
+    """PostgreSQL ends every connection of the store named ``name`` (as in a restart), once
+    ``opened`` of them are open; returns when they have ended."""
+    import time
+
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        def until(done: Any, what: str) -> None:
+            deadline = time.monotonic() + 10.0
+            while True:
+                row = admin.execute("SELECT count(*) FROM pg_stat_activity"
+                                    " WHERE application_name = %s", (name,)).fetchone()
+                if done(int(row[0]) if row else 0):
+                    return
+                assert time.monotonic() < deadline, what
+                time.sleep(0.01)
+
+        until(lambda n: n >= opened, "the store's connections never opened")
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                      " WHERE application_name = %s", (name,))
+        until(lambda n: n == 0, "the backends did not end")
+
+
 def test_after_postgresql_ended_every_connection_the_loops_calls_still_answer(
         pg_url: str) -> None:
     """A PostgreSQL restart (here: the server ends every connection of the store's) leaves the
     loop's connection and the async pool's dead: each is checked before it serves and replaced,
     a call that would wait for that meanwhile made again on the async pool, so no call fails."""
-    import time
-
-    import psycopg
-
     name = "scopone_async_restart"
     store = ObservedStore(open_store(pg_url + f"&application_name={name}"))
     db = OffLoop(store)
     rec = _record()
 
-    def connections(admin: psycopg.Connection[Any]) -> int:
-        row = admin.execute("SELECT count(*) FROM pg_stat_activity"
-                            " WHERE application_name = %s", (name,)).fetchone()
-        return int(row[0]) if row else 0
-
-    def until(admin: psycopg.Connection[Any], done: Any, what: str) -> None:
-        deadline = time.monotonic() + 10.0
-        while not done(connections(admin)):
-            assert time.monotonic() < deadline, what
-            time.sleep(0.01)
-
-    def end_every_connection() -> None:
-        with psycopg.connect(pg_url, autocommit=True) as admin:
-            # The threads' pool, the loop's connection and the async pool's first, opened in
-            # the background.
-            until(admin, lambda n: n >= 3, "the store's connections never opened")
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                          " WHERE application_name = %s", (name,))
-            until(admin, lambda n: n == 0, "the backends did not end")
-
     async def scenario() -> None:
         await db.open()
         try:
             await db.insert(rec)
-            end_every_connection()
+            # The threads' pool, the loop's connection and the async pool's first, opened in
+            # the background.
+            _end_every_connection(pg_url, name, opened=3)
             for _ in range(5):
                 got = await db.load(rec.id)
                 assert got is not None and got.id == rec.id
@@ -276,13 +278,7 @@ def test_after_a_restart_the_async_pools_ended_connections_are_replaced_at_once(
                     await asyncio.sleep(0.5)
                 assert all(r is not None for r in await asyncio.gather(*waits))
                 assert calls.inner._pool.get_stats()["pool_size"] >= 6
-                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                              " WHERE application_name = %s", (name,))
-                deadline = time.monotonic() + 10.0
-                while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE"
-                                    " application_name = %s", (name,)).fetchone() != (0,):
-                    assert time.monotonic() < deadline
-                    await asyncio.sleep(0.01)
+            _end_every_connection(pg_url, name)
             start = time.monotonic()
             assert await calls.load(rec.id) is not None
             took = time.monotonic() - start
