@@ -12,7 +12,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 class CutLine:
     """Forwards connections from a port of its own to ``url``'s host and port. ``cut``: every
-    connection through it ends and new ones are refused; ``mend``: they are taken again."""
+    connection through it ends and new ones are refused; ``mend``: they are taken again.
+    ``hang``: the connections stay open and what is sent is taken (acknowledged), but nothing
+    goes through, nor does a new connection get an answer, as from a server stopped by a signal
+    or whose storage stalls; ``answer``: what was held goes through, and on."""
 
     def __init__(self, url: str) -> None:
         parts = urlsplit(url)
@@ -24,6 +27,8 @@ class CutLine:
         self.url = urlunsplit(parts._replace(netloc=netloc))
         self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
         self._accepting = self._start(self._listener)
 
     @staticmethod
@@ -45,6 +50,7 @@ class CutLine:
                 client, _ = listener.accept()
             except OSError:
                 return  # cut
+            self._flowing.wait()  # hung: the connection is taken, nothing answers it
             try:
                 server = socket.create_connection(self._upstream)
             except OSError:
@@ -58,6 +64,7 @@ class CutLine:
     def _pump(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
+                self._flowing.wait()
                 dst.sendall(data)
         except OSError:
             pass
@@ -66,7 +73,14 @@ class CutLine:
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
 
+    def hang(self) -> None:
+        self._flowing.clear()
+
+    def answer(self) -> None:
+        self._flowing.set()
+
     def cut(self) -> None:
+        self.answer()  # a hung line's threads wake to end
         # A shutdown wakes the thread waiting in accept (a close alone does not, on Linux).
         with contextlib.suppress(OSError):
             self._listener.shutdown(socket.SHUT_RDWR)

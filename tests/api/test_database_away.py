@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scopone.web import create_app
@@ -178,6 +179,73 @@ def test_a_move_waiting_for_a_locked_postgresql_row_holds_up_no_other_request(
             # A lock past its timeout is one row's trouble, not the database away.
             assert not api.app.state.service.store.away
             assert api.get(game["id"]) == game  # refused: nothing stored
+
+
+def test_a_postgresql_that_hangs_holds_up_no_other_request(
+        tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL hangs with its connections open (stopped by a signal, its storage stalled:
+    ``CutLine.hang``): a move waits for its answer (the loop's call gives up after a quarter
+    second, the async pool's after ``answer_seconds``, shortened here), and a page and the
+    metrics are answered meanwhile; the move then answers 503 and the database is judged away.
+    Once it answers again, play goes on, the move made at most once. Before, the loop's call
+    waited as long as the hang, and nothing was answered (QA helper-54: 12 s)."""
+    from scopone.web.store.postgres_answer import Answering, AsyncAnswering
+
+    from .cutline import CutLine
+
+    answer = 2.0
+    monkeypatch.setattr(Answering, "answer_seconds", answer)
+    monkeypatch.setattr(AsyncAnswering, "answer_seconds", answer)
+    line = CutLine(pg_url)
+    api = _api(tmp_path, line.url)
+    try:
+        with api.client:
+            game = _your_turn(api)
+            calls = api.app.state.service.db
+            store = api.app.state.service.store
+            move = {"version": game["version"], **game["legal"][0]}
+            line.hang()
+            with ThreadPoolExecutor(1) as pool:
+                start = time.monotonic()
+                waiting = pool.submit(api.client.post, f"/api/games/{game['id']}/moves",
+                                      json=move)
+                try:
+                    while not calls.waited:  # given up on the loop, made again off it
+                        assert time.monotonic() - start < 1.5 and not waiting.done()
+                        time.sleep(0.01)
+                    for page in ("/metrics", "/"):
+                        asked = time.monotonic()
+                        r = api.client.get(page)
+                        assert r.status_code == 200, r.text
+                        assert time.monotonic() - asked < 1.0, page
+                        assert not waiting.done(), page
+                except BaseException:
+                    line.answer()  # else the move waits for ever, and the test with it
+                    raise
+                refused = waiting.result()
+                took = time.monotonic() - start
+            assert refused.status_code == 503, refused.text
+            assert refused.json() == {"detail": "database unavailable"}
+            assert took < answer + SECONDS_AT_MOST, took
+            assert store.away
+            line.answer()
+            deadline = time.monotonic() + SECONDS_AT_MOST
+            while (r := api.client.get(f"/api/games/{game['id']}")).status_code == 503:
+                assert time.monotonic() < deadline, "still away after it answered again"
+                time.sleep(0.1)
+            after = r.json()
+            # The hung server may still make the statements it took before it stopped: the
+            # move then stands (made once: every write is conditional on the version read).
+            if after["version"] == game["version"]:
+                assert after == game
+                r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
+                assert r.status_code == 200, r.text
+            else:
+                r = api.client.post(f"/api/games/{game['id']}/moves", json=move)
+                assert r.status_code == 409, r.text
+                assert after["version"] > game["version"]
+    finally:
+        line.close()
 
 
 def test_a_seat_stream_whose_opening_the_database_refuses_answers_503(tmp_path: Path) -> None:

@@ -292,3 +292,87 @@ def test_after_a_restart_the_async_pools_ended_connections_are_replaced_at_once(
         assert took < 0.9, took
     finally:
         store.close()
+
+
+def test_a_postgresql_that_hangs_holds_the_loop_a_moment_and_is_judged_away(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL hangs with its connections open (stopped by a signal, its storage stalled:
+    what is sent is acknowledged, nothing answers; neither its statement timeout nor TCP's
+    fire). The loop's call gives up after a quarter second and is made again on the async
+    pool, where it waits for an answer only so long (``postgres_answer``; shortened here), the
+    loop ticking on meanwhile; then the database is judged away, and the calls after it fail at
+    once until it answers again. Before, the loop's call waited as long as the hang, holding up
+    every request of the process (QA helper-54: ``/`` took 12 s in a 12 s freeze)."""
+    import threading
+    import time
+
+    import psycopg
+
+    from scopone.web.store import DatabaseAway
+    from scopone.web.store.postgres_answer import (
+        AT_ONCE_ANSWER_SECONDS,
+        Answering,
+        AsyncAnswering,
+        NoAnswer,
+    )
+
+    from .cutline import CutLine
+
+    answer = 1.5
+    monkeypatch.setattr(Answering, "answer_seconds", answer)  # the probe's thread
+    monkeypatch.setattr(AsyncAnswering, "answer_seconds", answer)
+    line = CutLine(pg_url)
+    store = ObservedStore(open_store(line.url))
+    db = OffLoop(store)
+    rec = _record()
+
+    async def scenario() -> None:
+        await db.open()
+        try:
+            await db.insert(rec)
+            assert await db._async.ping()  # type: ignore[union-attr]  # a connection held
+            ticks = 0
+
+            async def tick() -> None:
+                nonlocal ticks
+                while True:
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+
+            ticker = asyncio.create_task(tick())
+            line.hang()
+            # Answers again in any case, so that a loop held by the hang fails this test
+            # instead of waiting on it for ever.
+            watchdog = threading.Timer(answer + 5.0, line.answer)
+            watchdog.start()
+            start = time.monotonic()
+            with pytest.raises(psycopg.OperationalError) as failed:
+                await db.load(rec.id)
+            took = time.monotonic() - start
+            ticker.cancel()
+            assert isinstance(failed.value, NoAnswer), failed.value
+            assert db.waited == 1  # given up on the loop, made again on the async pool
+            assert answer <= took < answer + AT_ONCE_ANSWER_SECONDS + 1.0, took
+            assert ticks >= 50, ticks  # the loop went on: about 150 ticks in 1.5 s
+            assert store.away
+            start = time.monotonic()
+            with pytest.raises(DatabaseAway):
+                await db.load(rec.id)
+            assert time.monotonic() - start < 0.1
+            watchdog.cancel()
+            line.answer()
+            deadline = time.monotonic() + 15.0
+            while store.away:
+                assert time.monotonic() < deadline, "still away after it answered again"
+                await asyncio.sleep(0.1)
+            got = await db.load(rec.id)
+            assert got is not None and got.id == rec.id
+        finally:
+            line.answer()
+            await db.close()
+
+    try:
+        run_alone(scenario())
+    finally:
+        store.close()
+        line.close()

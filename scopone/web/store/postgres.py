@@ -33,6 +33,7 @@ from .base import (
     record_from_row,
 )
 from .errors import SchemaTooNew, WouldWait
+from .postgres_answer import Answering, LoopAnswering, NoAnswer
 
 log = logging.getLogger(__name__)
 # The pool warns of every connection it could not make: during an outage, several lines a
@@ -86,7 +87,7 @@ WAIT_SECONDS = 5.0
 #: A lock another transaction holds, and any one statement (the longest we make, a sweep of
 #: old games, takes milliseconds).
 LOCK_TIMEOUT = "5s"
-STATEMENT_TIMEOUT = "10s"
+STATEMENT_TIMEOUT = "10s"  # the server's: one that hangs answers nothing (``postgres_answer``)
 #: Inside ``at_once`` (a call on the server's event loop): a lock is waited for this long and a
 #: statement may take this long; past them the call would wait (``WouldWait``: PostgreSQL rolls
 #: the cancelled statement back, nothing is done) and ``OffLoop`` makes it again on psycopg's
@@ -97,9 +98,6 @@ AT_ONCE_STATEMENT_TIMEOUT = "100ms"
 #: ... and the loop's connection, held by nobody else, is waited for only this long (the pool
 #: refuses a wait of 0 outright, a free connection or not).
 AT_ONCE_CONNECTION_SECONDS = 0.005
-#: A query sent on the loop that the network has not acknowledged this long (a cut line, no
-#: reset) fails instead of holding the loop until TCP gives up: libpq's ``tcp_user_timeout``.
-AT_ONCE_TCP_USER_TIMEOUT_MS = 1000
 #: How long the pool retries a connection it could not make before it gives up and makes a
 #: fresh one at the next request. Its retries back off exponentially (1, 2, 4... s), so with
 #: psycopg's 5 minutes a process heard the database again up to two minutes after it was back.
@@ -191,15 +189,17 @@ class PostgresStore:
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True,
                                     kwargs={"autocommit": True,
                                             "connect_timeout": int(WAIT_SECONDS)},
+                                    connection_class=Answering,
                                     name="scopone", check=_alive, configure=_timeouts,
                                     timeout=WAIT_SECONDS, reconnect_timeout=RECONNECT_TIMEOUT)
         # The event loop's calls (``at_once``): one connection, as the loop makes one call at
-        # a time, with the short timeouts.
+        # a time, with the short timeouts, its own and the server's (``LoopAnswering``: a
+        # server that hangs, or a line cut without a reset, holds the loop a quarter second).
         self._at_once_pool = ConnectionPool(
             url, min_size=1, max_size=1, open=True,
-            kwargs={"autocommit": True, "connect_timeout": int(WAIT_SECONDS),
-                    "tcp_user_timeout": AT_ONCE_TCP_USER_TIMEOUT_MS},
-            name="scopone-loop", check=_alive, configure=_at_once_timeouts,
+            kwargs={"autocommit": True, "connect_timeout": int(WAIT_SECONDS)},
+            connection_class=LoopAnswering, name="scopone-loop", check=_alive,
+            configure=_at_once_timeouts,
             timeout=AT_ONCE_CONNECTION_SECONDS,
             reconnect_timeout=RECONNECT_TIMEOUT)
         self._at_once = AtOnceFlag()
@@ -267,8 +267,8 @@ class PostgresStore:
         try:
             with self._at_once_pool.connection() as conn:
                 yield conn
-        except (PoolTimeout, psycopg.errors.LockNotAvailable,
-                psycopg.errors.QueryCanceled) as exc:
+        except (PoolTimeout, psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled,
+                NoAnswer) as exc:
             raise WouldWait() from exc
 
     def ping(self) -> bool:

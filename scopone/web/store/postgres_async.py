@@ -45,6 +45,7 @@ from .postgres import (
     storable,
     update_args,
 )
+from .postgres_answer import AsyncAnswering
 
 #: Calls waiting here at once, each holding a connection (one waiting for a row's lock holds
 #: its own; the games of a process wait one by one behind their own lock, so this many locked
@@ -82,7 +83,8 @@ class AsyncPostgres:
         self._pool = AsyncConnectionPool(
             self.url, min_size=1, max_size=self._size, open=False,
             kwargs={"autocommit": True, "connect_timeout": int(WAIT_SECONDS)},
-            name="scopone-async", configure=_timeouts, timeout=WAIT_SECONDS,
+            connection_class=AsyncAnswering, name="scopone-async", configure=_timeouts,
+            timeout=WAIT_SECONDS,
             reconnect_timeout=RECONNECT_TIMEOUT)
         await self._pool.open(wait=False)
         self._loop = asyncio.get_running_loop()
