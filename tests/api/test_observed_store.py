@@ -60,6 +60,55 @@ def test_a_database_away_as_a_whole_is_not_asked_until_a_probe_hears_it_back(
     assert store.load("g") is None  # asked again
 
 
+def test_a_call_that_waited_out_the_outage_does_not_judge_the_database_away_again(
+        store: ObservedStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call begun before the outage was seen (a heartbeat's, waiting its 5 s for a
+    connection) fails after a probe heard the database back: its failure says nothing of the
+    database now. It made every call fail again until the next probe (QA helper-54: about
+    2 s after the database was back)."""
+    import threading
+
+    release = threading.Event()
+    begun = threading.Event()
+
+    def load(game_id: str) -> Any:
+        begun.set()
+        release.wait(WAIT)
+        raise psycopg.OperationalError("connection timeout expired")
+
+    monkeypatch.setattr(store.inner, "load", load)
+    _failing(store, monkeypatch, psycopg.OperationalError("connection refused"))
+    monkeypatch.setattr(store.inner, "ping", lambda: True)
+    failed: list[BaseException] = []
+
+    def waiting() -> None:
+        try:
+            store.load("g")
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=waiting)
+    thread.start()
+    assert begun.wait(WAIT)
+    with pytest.raises(psycopg.OperationalError):
+        store.version("g")  # the outage seen
+    assert store.away
+    deadline = time.monotonic() + WAIT
+    while store.away:  # heard back
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    noted = store.away_at
+    release.set()
+    thread.join(WAIT)
+    assert len(failed) == 1 and isinstance(failed[0], psycopg.OperationalError)
+    assert not store.away
+    assert store.away_at is not None and noted is not None and store.away_at >= noted
+    # A call begun after the database was heard back still judges it away.
+    with pytest.raises(psycopg.OperationalError):
+        store.version("g")
+    assert store.away
+
+
 @pytest.mark.parametrize("exc", [
     psycopg.errors.LockNotAvailable("canceling statement due to lock timeout"),
     psycopg.errors.QueryCanceled("canceling statement due to statement timeout"),
@@ -87,11 +136,17 @@ def test_a_failure_is_logged_as_much_as_an_operator_needs(
         caplog: pytest.LogCaptureFixture) -> None:
     log = logging.getLogger("test")
     caplog.set_level(logging.DEBUG, "test")
-    for exc in (DatabaseAway(), psycopg.OperationalError("connection refused"),
+    locked = psycopg.errors.LockNotAvailable(
+        "canceling statement due to lock timeout\n"
+        "CONTEXT:  while updating tuple (0,1) in relation \"games\"\n")
+    for exc in (DatabaseAway(), psycopg.OperationalError("connection refused"), locked,
                 KeyError("a bug")):
         log_failure(log, "could not", exc)
-    [away, refused, bug] = caplog.records
+    [away, refused, timeout, bug] = caplog.records
     assert away.levelno == logging.DEBUG  # the store said it once already
     assert refused.levelno == logging.WARNING and refused.exc_info is None
     assert "connection refused" in refused.getMessage()
+    # One line, PostgreSQL's context on it (it wrote two or three).
+    assert timeout.getMessage() == ('could not: canceling statement due to lock timeout; '
+                                    'CONTEXT:  while updating tuple (0,1) in relation "games"')
     assert bug.levelno == logging.ERROR and bug.exc_info is not None

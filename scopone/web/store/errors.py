@@ -89,10 +89,11 @@ def whole_database_away(exc: BaseException) -> bool:
 def log_failure(log: logging.Logger, what: str, exc: BaseException) -> None:
     """Logs that ``what`` failed, as much as an operator needs: a database known to be away
     was said once already (``ObservedStore``); a database away is one line (it says what, and
-    the outage is not the code's fault); anything else with its traceback."""
+    the outage is not the code's fault; PostgreSQL's ``CONTEXT:`` lines joined to it, QA
+    helper-54); anything else with its traceback."""
     if isinstance(exc, DatabaseAway):
         log.debug("%s: %s", what, exc)
     elif unavailable(exc):
-        log.warning("%s: %s", what, exc)
+        log.warning("%s: %s", what, "; ".join(filter(None, str(exc).splitlines())))
     else:
         log.error("%s", what, exc_info=exc)

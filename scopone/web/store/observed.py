@@ -55,28 +55,41 @@ class ObservedStore:
         self._closing = threading.Event()
         self._probe: threading.Thread | None = None
         self._lock = threading.Lock()
+        #: Times a probe heard the database back. A call begun before the last of them that
+        #: fails after it (it waited out the outage: a heartbeat's wait for a connection) says
+        #: nothing of the database now, and made it judged away again for a probe's 0.5-2.5 s
+        #: (QA helper-54).
+        self._heard = 0
 
     @property
     def away(self) -> bool:
         """Whether calls fail at once now, the database known to be away."""
         return self._away.is_set()
 
+    @property
+    def heard(self) -> int:
+        """Times a probe heard the database back (a call's failure counts only if it began
+        after the last)."""
+        return self._heard
+
     def _call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         self._not_away()
+        heard = self._heard
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            self._failed(exc)
+            self._failed(exc, heard)
             raise
 
     async def call_async(self, fn: Callable[P, Awaitable[R]], *args: P.args,
                          **kwargs: P.kwargs) -> R:
         """``_call`` for a call of the async face (``async_calls``)."""
         self._not_away()
+        heard = self._heard
         try:
             return await fn(*args, **kwargs)
         except Exception as exc:
-            self._failed(exc)
+            self._failed(exc, heard)
             raise
 
     def _not_away(self) -> None:
@@ -84,15 +97,17 @@ class ObservedStore:
             self.away_at = time.time()
             raise DatabaseAway()
 
-    def _failed(self, exc: Exception) -> None:
+    def _failed(self, exc: Exception, heard: int) -> None:
+        """``exc`` ended a call begun when the probe had heard the database back ``heard``
+        times."""
         if unavailable(exc):
             self.away_at = time.time()
             if whole_database_away(exc):
-                self._known_away()
+                self._known_away(heard)
 
-    def _known_away(self) -> None:
+    def _known_away(self, heard: int) -> None:
         with self._lock:
-            if self._away.is_set() or self._closing.is_set():
+            if self._away.is_set() or self._closing.is_set() or heard != self._heard:
                 return
             log.warning("the database is away: its calls fail at once until it answers again")
             self._away.set()
@@ -106,7 +121,9 @@ class ObservedStore:
             if self.inner.ping():
                 log.warning("the database answers again, after %.1f s",
                             time.monotonic() - start)
-                self._away.clear()
+                with self._lock:
+                    self._heard += 1
+                    self._away.clear()
                 return
 
     def close(self) -> None:
@@ -125,13 +142,15 @@ class ObservedStore:
     def ping(self) -> bool:
         if self._away.is_set():
             return False
-        return self.pinged(self.inner.ping())
+        heard = self._heard
+        return self.pinged(self.inner.ping(), heard)
 
-    def pinged(self, ok: bool) -> bool:
-        """``ok``, the answer of a ping; no answer within its own 2 s: away as a whole."""
+    def pinged(self, ok: bool, heard: int) -> bool:
+        """``ok``, the answer of a ping begun when the database had been heard back ``heard``
+        times; no answer within its own 2 s: away as a whole."""
         if not ok:
             self.away_at = time.time()
-            self._known_away()
+            self._known_away(heard)
         return ok
 
     def insert(self, rec: GameRecord) -> None:
@@ -188,7 +207,8 @@ class ObservedCalls:
     async def ping(self) -> bool:
         if self.observed.away:
             return False
-        return self.observed.pinged(await self.inner.ping())
+        heard = self.observed.heard
+        return self.observed.pinged(await self.inner.ping(), heard)
 
     async def insert(self, rec: GameRecord) -> None:
         await self.observed.call_async(self.inner.insert, rec)
