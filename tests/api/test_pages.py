@@ -221,6 +221,18 @@ def test_the_rules_name_the_dealer_as_the_game_does(client: TestClient, lang: st
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_example_never_calls_the_players_pair_by_the_opponents_short_name(
+        client: TestClient, lang: str, game_texts: dict[str, dict[str, str]]) -> None:
+    """The example's table names the pairs as the game's bar does ("Wir"/"Ihr"); its text said
+    "Ihr habt 22 Karten" of the reader's own pair, the name the table gives the opponents."""
+    example = section_html(client.get(RULES_PATH[lang]).text, "example")
+    prose = plain(re.sub(r"<table.*?</table>", " ", example, flags=re.S))
+    theirs = game_texts[lang]["pairB"]
+    assert re.search(rf"\b{theirs}\b", prose) is None, prose
+    assert theirs in plain(example)  # the table's short name, as the game's
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_capture_rule_one_lets_the_player_choose(client: TestClient, lang: str) -> None:
     rules = section_html(client.get(RULES_PATH[lang]).text, "rules")
     first, second = (plain(li) for li in re.findall(r"<li>.*?</li>", rules, flags=re.S)[:2])
