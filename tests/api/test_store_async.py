@@ -5,6 +5,7 @@ rules as the synchronous store's, the loop free meanwhile, failures observed."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from typing import Any
 
@@ -47,14 +48,16 @@ def test_the_awaited_calls_answer_as_the_store_does(pg_url: str) -> None:
             # The version rule, and the coach's rule on ``updated``.
             rec.version, rec.meta = 1, {"n": 2}
             assert await db.update(rec, 0)
-            assert not await db.update(rec, 0)
+            assert await db.update(rec, 0)  # the same write made again: done once
+            assert not await db.update(dataclasses.replace(rec, updated=rec.updated + 7), 0)
             rec.updated += 1
             assert not await db.update(rec, 1, expected_updated=rec.updated - 5)
             assert await db.update(rec, 1, expected_updated=rec.updated - 1)
             # A person: new only if absent, then only over the copy stored last.
             person = PersonRecord("p" * 32, {"rounds": 1}, 1.0, 1.0)
             assert await db.save_person(person)
-            assert not await db.save_person(person)
+            assert await db.save_person(person)  # made again: done once
+            assert not await db.save_person(PersonRecord("p" * 32, {"rounds": 7}, 1.0, 1.5))
             person.data, person.updated = {"rounds": 2}, 2.0
             assert not await db.save_person(person, expected_updated=0.5)
             assert await db.save_person(person, expected_updated=1.0)

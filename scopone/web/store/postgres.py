@@ -136,8 +136,16 @@ def storable(args: tuple[Any, ...]) -> bool:
 
 # ----- the statements, made alike by the store's calls on threads and on the event loop -----
 
+# Each write is done at most once however often it is made: a call whose answer did not come
+# (``postgres_answer``: the server hung, or answered late) is made again off the loop, though
+# the server may have done it; made again, it finds itself stored (the same times) and
+# answers as done, where a write of another call still finds the row changed. (Else a game
+# made twice failed on its id, and a hint or a round counted again, the count's next try
+# adding it on top of itself.)
 INSERT_GAME = ("INSERT INTO games (id, version, level, seed, state, meta, code, finished,"
-               " created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+               " created, updated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+               " ON CONFLICT (id) DO UPDATE SET version = games.version"
+               " WHERE games.created = excluded.created AND games.updated = excluded.updated")
 LOAD_GAME = f"SELECT {ROW_COLUMNS} FROM games WHERE id = %s"
 LOAD_BY_CODE = f"SELECT {ROW_COLUMNS} FROM games WHERE code = %s"
 VERSION = "SELECT version FROM games WHERE id = %s"
@@ -145,7 +153,8 @@ VERSION = "SELECT version FROM games WHERE id = %s"
 # goes out at its commit, with the change it announces, and only if the version matched.
 UPDATE_GAME = ("WITH changed AS (UPDATE games SET version = %s, level = %s, state = %s,"
                " meta = %s, code = %s, finished = %s, updated = %s"
-               " WHERE id = %s AND version = %s AND updated = coalesce(%s, updated)"
+               " WHERE id = %s AND (version = %s AND updated = coalesce(%s, updated)"
+               " OR version = %s AND updated = %s)"  # or this write, stored already
                " RETURNING id) SELECT pg_notify(%s, %s) FROM changed")
 LOAD_PERSON = "SELECT id, data, created, updated FROM people WHERE id = %s"
 
@@ -155,11 +164,17 @@ def insert_args(rec: GameRecord) -> tuple[Any, ...]:
             dump_meta(rec.meta), rec.code, rec.finished, rec.created, rec.updated)
 
 
+def inserted(rowcount: int, rec: GameRecord) -> None:
+    """Refuses a new game whose id another game has (``INSERT_GAME`` stores nothing then)."""
+    if rowcount != 1:
+        raise psycopg.errors.UniqueViolation(f"a game with the id {rec.id} is stored already")
+
+
 def update_args(rec: GameRecord, expected_version: int,
                 expected_updated: float | None) -> tuple[Any, ...]:
     return (rec.version, rec.level, dump_state(rec.match), dump_meta(rec.meta), rec.code,
             rec.finished, rec.updated, rec.id, expected_version, expected_updated,
-            CHANNEL, f"{rec.id}:{rec.version}")
+            rec.version, rec.updated, CHANNEL, f"{rec.id}:{rec.version}")
 
 
 def person_from_row(row: tuple[Any, ...]) -> PersonRecord:
@@ -172,9 +187,12 @@ def save_person_query(rec: PersonRecord,
     data = dump_meta(rec.data)
     if expected_updated is None:
         return ("INSERT INTO people (id, data, created, updated) VALUES (%s, %s, %s, %s)"
-                " ON CONFLICT (id) DO NOTHING", (rec.id, data, rec.created, rec.updated))
-    return ("UPDATE people SET data = %s, updated = %s WHERE id = %s AND updated = %s",
-            (data, rec.updated, rec.id, expected_updated))
+                " ON CONFLICT (id) DO UPDATE SET updated = excluded.updated"
+                " WHERE people.updated = excluded.updated AND people.data = excluded.data",
+                (rec.id, data, rec.created, rec.updated))
+    return ("UPDATE people SET data = %s, updated = %s WHERE id = %s"
+            " AND (updated = %s OR updated = %s AND data = %s)",  # or this write, stored
+            (data, rec.updated, rec.id, expected_updated, rec.updated, data))
 
 
 class PostgresStore:
@@ -283,7 +301,7 @@ class PostgresStore:
 
     def insert(self, rec: GameRecord) -> None:
         with self._connection() as conn:
-            conn.execute(INSERT_GAME, insert_args(rec))
+            inserted(conn.execute(INSERT_GAME, insert_args(rec)).rowcount, rec)
 
     def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if not storable(args):

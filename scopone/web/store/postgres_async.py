@@ -40,6 +40,7 @@ from .postgres import (
     VERSION,
     WAIT_SECONDS,
     insert_args,
+    inserted,
     person_from_row,
     save_person_query,
     storable,
@@ -141,7 +142,7 @@ class AsyncPostgres:
 
     async def insert(self, rec: GameRecord) -> None:
         async with self._connection() as conn:
-            await conn.execute(INSERT_GAME, insert_args(rec))
+            inserted((await conn.execute(INSERT_GAME, insert_args(rec))).rowcount, rec)
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if not storable(args):
