@@ -22,6 +22,25 @@ def _record(code: str | None = None) -> GameRecord:
     return GameRecord.new(Match(Rules(), random.Random(7)), "normal", meta={"n": 1}, code=code)
 
 
+class _Ticks:
+    """Counts the event loop's turns of 10 ms while inside: whether it went on meanwhile."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(0.01)
+            self.count += 1
+
+    async def __aenter__(self) -> _Ticks:
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._task.cancel()
+
+
 def test_the_awaited_calls_answer_as_the_store_does(pg_url: str) -> None:
     """The async pool's calls (where the loop's calls that would wait are made) give the same
     answers and keep the same rules as the synchronous store's."""
@@ -101,19 +120,11 @@ def test_a_loop_call_that_would_wait_for_a_lock_is_made_again_off_the_loop(
                 assert await db.load(rec.id) is not None
             assert db.waited == 0
             holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (rec.id,))
-            ticks = 0
-
-            async def ticking() -> None:
-                nonlocal ticks
-                while True:
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-            ticker = asyncio.get_running_loop().create_task(ticking())
-            asyncio.get_running_loop().call_later(0.5, holder.rollback)
-            rec.version = 1
-            assert await db.update(rec, 0)  # after the lock went
-            ticker.cancel()
-            return ticks
+            async with _Ticks() as ticks:
+                asyncio.get_running_loop().call_later(0.5, holder.rollback)
+                rec.version = 1
+                assert await db.update(rec, 0)  # after the lock went
+            return ticks.count
         finally:
             await db.close()
 
@@ -334,29 +345,20 @@ def test_a_postgresql_that_hangs_holds_the_loop_a_moment_and_is_judged_away(
         try:
             await db.insert(rec)
             assert await db._async.ping()  # type: ignore[union-attr]  # a connection held
-            ticks = 0
-
-            async def tick() -> None:
-                nonlocal ticks
-                while True:
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-
-            ticker = asyncio.create_task(tick())
             line.hang()
             # Answers again in any case, so that a loop held by the hang fails this test
             # instead of waiting on it for ever.
             watchdog = threading.Timer(answer + 5.0, line.answer)
             watchdog.start()
             start = time.monotonic()
-            with pytest.raises(psycopg.OperationalError) as failed:
-                await db.load(rec.id)
+            async with _Ticks() as ticks:
+                with pytest.raises(psycopg.OperationalError) as failed:
+                    await db.load(rec.id)
             took = time.monotonic() - start
-            ticker.cancel()
             assert isinstance(failed.value, NoAnswer), failed.value
             assert db.waited == 1  # given up on the loop, made again on the async pool
             assert answer <= took < answer + AT_ONCE_ANSWER_SECONDS + 1.0, took
-            assert ticks >= 50, ticks  # the loop went on: about 150 ticks in 1.5 s
+            assert ticks.count >= 50, ticks.count  # the loop went on: about 150 in 1.5 s
             assert store.away
             start = time.monotonic()
             with pytest.raises(DatabaseAway):
