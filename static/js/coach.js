@@ -267,6 +267,9 @@ export function installCoach(getState, options = {}) {
   // A phone, upright or on its side (scopone.css's two phone layouts): its cards seen is always
   // the compact grid of ranks, the pictures ten to a row being too small to read there.
   const PHONE = window.matchMedia('(max-width: 640px), (max-height: 520px) and (orientation: landscape)');
+  // An upright phone (scopone.css's layout of that width, not the one on its side): the table
+  // keeps room under its cards for the whole of the cards seen (coach.css --seen-room).
+  const UPRIGHT = window.matchMedia('(max-width: 640px) and ((orientation: portrait) or (min-height: 521px))');
   // What a panel leaves in sight: the seats, the piles, the table's cards and the status line,
   // all between the bar and the hand (below which nothing goes).
   const IN_SIGHT = '.seat > *, .pile > *, #table-cards .card, #status-line > *';
@@ -311,6 +314,7 @@ export function installCoach(getState, options = {}) {
    * Both scroll with the page, like the board (the table page scrolls).
    */
   function placeOnBoard(hint, seen) {
+    reserveRoom(seen, rect($('board')));
     const board = rect($('board'));
     const field = {
       left: board.left + GAP, right: board.right - GAP,
@@ -361,6 +365,23 @@ export function installCoach(getState, options = {}) {
       blocks.push(grow(placed));
       firm.push(grow(placed));
     }
+  }
+
+  // An upright phone's free parts are short: on a short one the cards seen showed 31 to 68 px
+  // of its 119 under the table's cards (360 x 640), and at 320 x 568 it lay in a column 55 px
+  // wide or over the cards. The table keeps room under its cards for all of it (coach.css
+  // --seen-room): its height at the board's width, that of the part it is then placed in, in
+  // that language. The page scrolls rather than the panel where the window is too short even so.
+  function reserveRoom(seen, board) {
+    const table = $('table');
+    if (seen.hidden || !UPRIGHT.matches) {
+      table.style.removeProperty('--seen-room');
+      return;
+    }
+    seen.classList.add('compact');
+    seen.style.width = `${Math.round(Math.min(board.width - 2 * GAP, WIDEST[seen.id]))}px`;
+    const room = `${seen.scrollHeight}px`;
+    if (table.style.getPropertyValue('--seen-room') !== room) table.style.setProperty('--seen-room', room);
   }
 
   // The share of `box` a free part shows, at the width it would take there (its content is

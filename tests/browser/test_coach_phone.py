@@ -1,6 +1,7 @@
 """The coach on a phone, upright and on its side: the cards seen and the hint open together
-leave every hand card tappable and the board in sight; a forced move's hint says so, with no
-margin; and the statistics name the level as the game does."""
+leave every hand card tappable and the board in sight; the cards seen shows whole on an upright
+phone, a short one too; a forced move's hint says so, with no margin; the Italian seat names
+take one line; and the statistics name the level as the game does."""
 
 from __future__ import annotations
 
@@ -180,6 +181,21 @@ SEEN_PARTS = """() => {
 # Positions of mid_round (seed, tricks) by the number of cards on the table.
 TABLE_OF = {4: (1, 5), 5: (0, 5), 6: (15, 5)}
 
+# Short upright phones: a very common Android window, an iPhone 6 to 8, and the iPhone SE (1st
+# generation), whose page scrolls even with the panel closed (the bar takes 124 to 152 px).
+SHORT_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 640}}
+IPHONE_8: dict[str, Any] = {**PHONE, "viewport": {"width": 375, "height": 667}}
+IPHONE_SE: dict[str, Any] = {**PHONE, "viewport": {"width": 320, "height": 568}}
+
+# What the player needs in the window while the panel is open: the seats, the piles, the
+# table's cards, the status line (whose turn it is), the hand and the panel; those out of it.
+OUT_OF_WINDOW = """() => [...document.querySelectorAll(
+    '.seat > *, .pile > *, #table-cards .card, #status, #hand .card, #seen-panel')]
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height
+    && (r.top < -0.5 || r.bottom > innerHeight + 0.5
+        || r.left < -0.5 || r.right > innerWidth + 0.5); })
+  .map((el) => el.dataset.code || el.id || el.closest('[id]').id + ' ' + el.className)"""
+
 
 @pytest.mark.parametrize(("device", "lang", "table"), [
     pytest.param(PHONE, "en", 4, id="en"),
@@ -190,6 +206,13 @@ TABLE_OF = {4: (1, 5), 5: (0, 5), 6: (15, 5)}
     pytest.param(NARROW_PHONE, "en", 5, id="360-en-5-on-the-table"),
     pytest.param(NARROW_PHONE, "de", 6, id="360-de-6-on-the-table"),
     pytest.param(NARROW_PHONE, "it", 6, id="360-it-6-on-the-table"),
+    pytest.param(SHORT_PHONE, "en", 5, id="360x640-en-5-on-the-table"),
+    pytest.param(SHORT_PHONE, "it", 4, id="360x640-it"),
+    pytest.param(SHORT_PHONE, "de", 6, id="360x640-de-6-on-the-table"),
+    pytest.param(IPHONE_8, "it", 5, id="375x667-it-5-on-the-table"),
+    pytest.param(IPHONE_SE, "en", 4, id="320x568-en"),
+    pytest.param(IPHONE_SE, "it", 6, id="320x568-it-6-on-the-table"),
+    pytest.param(IPHONE_SE, "de", 5, id="320x568-de-5-on-the-table"),
 ])
 def test_the_cards_seen_shows_whole_on_an_upright_phone(
         open_page: Callable[..., Any], server: Server, device: dict[str, Any], lang: str,
@@ -205,14 +228,26 @@ def test_the_cards_seen_shows_whole_on_an_upright_phone(
     showed 103 px of its 119), and five or six cards on the table lay in two rows, leaving it a
     strip beside the second (a column 103 to 137 px wide, 293 to 432 px tall, its text under
     11 px). Now the bar takes three rows in each language and, while the panel is open, up to
-    six cards lie in one row, no narrower than a crowded table's (``.many``)."""
+    six cards lie in one row, no narrower than a crowded table's (``.many``).
+
+    On a short phone no free part held it (360 x 640: 31 to 68 px of its 119 shown; at 320 x
+    568 it lay over the table's cards). Now the table keeps room under its cards for all of
+    it and the board gives that room: the page still fits the window (at 320 x 568, where it
+    scrolled already, the whole board but the bar fits it), the seats, the piles, the status
+    line, the table's cards and the hand all in sight, every hand card tappable."""
     page = open_page(device, game=mid_round(server, *TABLE_OF[table]),
                      prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_function(PLAYABLE)
     assert page.locator("#table-cards .card").count() == table
     page.tap("#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card", state="attached")
-    assert_in_sight(page, 1)
+    width, height = device["viewport"]["width"], device["viewport"]["height"]
+    if height >= 640:
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate(OUT_OF_WINDOW) == []
+    assert covered(page, window=True) == {
+        "panels": 1, "hand": [], "board": [], "apart": True, "out": 0}
     content, shown = page.eval_on_selector(
         "#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
     assert content <= shown + 1, (lang, content, shown)
@@ -223,10 +258,58 @@ def test_the_cards_seen_shows_whole_on_an_upright_phone(
         assert min(p["font"] for p in found) >= 11, (name, found)
     widths = page.eval_on_selector_all(
         "#table-cards .card", "els => els.map((e) => e.getBoundingClientRect().width)")
-    assert min(widths) >= 62 * 0.78 - 1, widths
-    size = device["viewport"]["width"]
-    name = f"{lang}-{size}-{table}" if (size, table) != (390, 4) else lang
+    # Under 350 px six lie in one row 45 px wide: in two rows the table grew by a row of cards.
+    assert min(widths) >= (62 * 0.78 - 1 if width > 350 else 44), widths
+    if height in (740, 844):
+        name = f"{lang}-{width}-{table}" if (width, table) != (390, 4) else lang
+    else:
+        name = f"{lang}-{width}x{height}-{table}"
+        page.screenshot(path=str(ARTIFACTS / f"coach-phone-seen-page-{name}.png"))
     page.locator("#seen-panel").screenshot(path=str(ARTIFACTS / f"coach-phone-seen-{name}.png"))
+
+
+# Each seat's name at the top: its lines, its text's box (the dealer's dot with it), its size.
+SEAT_NAMES = """() => [3, 2, 1].map((seat) => {
+  const name = document.querySelector(`#seat-${seat} .seat-name`);
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const boxes = [...range.getClientRects()].filter((r) => r.width);
+  return { text: name.textContent.trim(),
+           lines: new Set(boxes.map((r) => Math.round(r.top))).size,
+           left: Math.min(...boxes.map((r) => r.left)),
+           right: Math.max(...boxes.map((r) => r.right)),
+           font: parseFloat(getComputedStyle(name).fontSize),
+           label: document.getElementById(`seat-${seat}`).getAttribute('aria-label') };
+})"""
+
+
+@pytest.mark.parametrize("device", [PHONE, NARROW_PHONE, SHORT_PHONE],
+                         ids=["390", "360", "360x640"])
+@pytest.mark.parametrize("dealer", [3, 1], ids=["left-deals", "right-deals"])
+def test_the_italian_seat_names_take_one_line(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any],
+        dealer: int) -> None:
+    """The opponents' Italian names, "Avversario a sinistra" and "Avversario a destra", took
+    two lines each at 360 and 390 px, 15 px of the table lost. Now each name takes one, whole
+    (no ellipsis: a screen reader and the eye read the same), at 11 px or more, the dealer's
+    dot beside its name, no name meeting another or the window's edge."""
+    page = open_page(device, game=server.insert(HANDS, TABLE, dealer=dealer),
+                     prefs={**TEST_PREFS, "lang": "it"})
+    page.wait_for_function(PLAYABLE)
+    names = page.evaluate(SEAT_NAMES)
+    assert [n["text"].rstrip(" ●") for n in names] == [
+        "Avversario a sinistra", "Compagno", "Avversario a destra"], names
+    assert [n["lines"] for n in names] == [1, 1, 1], names
+    assert all(n["font"] >= 11 for n in names), names
+    assert all(n["label"].startswith(n["text"].rstrip(" ●") + ":") for n in names), names
+    width, height = device["viewport"]["width"], device["viewport"]["height"]
+    edges = [(n["left"], n["right"]) for n in names]
+    assert edges[0][0] >= 0 and edges[-1][1] <= width, edges
+    assert edges[0][1] < edges[1][0] and edges[1][1] < edges[2][0], edges
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-seats-it-{width}x{height}-{dealer}.png"),
+                    clip={"x": 0, "y": page.evaluate(
+                        "document.getElementById('board').getBoundingClientRect().top"),
+                          "width": width, "height": 80})
 
 
 def play_a_round(server: Server, person: str) -> None:
