@@ -9,8 +9,9 @@ timeouts; past it the connection, whose state is then unknown, is closed (its po
 another) and the call fails with ``NoAnswer``.
 
 What the server does with a statement it read before it hung is its own: it may still be done
-once it runs again. Every write of a game or a person is conditional on the version read, so a
-retry of it is refused (409), never done twice.
+once it runs again, while the call is made again (off the loop) or retried. Each write is done
+at most once however often it is made (``postgres``: made again, the same write answers as
+done; any other write based on the same copy is refused as stale).
 """
 
 from __future__ import annotations
