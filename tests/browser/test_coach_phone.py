@@ -60,6 +60,19 @@ FIRM = "#table-cards .card, #status-line > *"
 PANELS = ("coach-hint", "seen-panel")
 
 
+# How high the part is, through the middle of ``sel``, where a tap finds it (its own box and
+# what of it reaches beyond, as a ``::after``).
+TARGET_HEIGHT = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  const x = r.left + r.width / 2;
+  const hits = (y) => Boolean(document.elementFromPoint(x, y)?.closest(sel));
+  let top = r.top + r.height / 2, bottom = top;
+  while (hits(top - 1)) top -= 1;
+  while (hits(bottom + 1)) bottom += 1;
+  return bottom - top + 1;
+}"""
+
+
 def covered(page: Any, sight: str = BOARD, window: bool = False,
             panels: tuple[str, ...] = PANELS) -> dict[str, Any]:
     """``COVERED`` by ``panels``; their place against the bar and the window only if
@@ -98,6 +111,9 @@ def test_the_cards_seen_and_the_hint_leave_the_hand_and_the_board_in_sight(
     assert found == {"panels": 2, "hand": [], "board": [], "apart": True}, found
     found = covered(page, panels=("seen-panel",))
     assert found == {"panels": 1, "hand": [], "board": [], "apart": True}, found
+    # Each panel's Close takes a finger's tap, though it looks 16 to 19 px high.
+    for close in ("#hint-close", "#seen-close"):
+        assert page.evaluate(TARGET_HEIGHT, close) >= 24, close
     name = "upright" if device is PHONE else "side"
     page.screenshot(path=str(ARTIFACTS / f"coach-phone-panels-{name}.png"))
     assert_accessible(page, f"cards seen and hint, phone {name}")
