@@ -104,15 +104,20 @@ AT_ONCE_CONNECTION_SECONDS = 0.005
 RECONNECT_TIMEOUT = 10.0
 
 
-def _alive(conn: psycopg.Connection[Any]) -> None:
-    """The pool's check of a connection before it serves: an idle connection has nothing to
+def ended(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
+    """Whether ``conn`` is closed or the server ended it: an idle connection has nothing to
     read, while one the server ended (PostgreSQL restarting, or killed) has its farewell or
     its end waiting. One system call; a ``SELECT 1`` (``ConnectionPool.check_connection``) cost
     a round trip a request, about 12% more server CPU a card as the page plays (loadbench)."""
     if conn.closed or conn.broken:
-        raise psycopg.OperationalError("the connection is closed")
+        return True
     readable, _, _ = select.select([conn.fileno()], [], [], 0)
-    if readable:
+    return bool(readable)
+
+
+def _alive(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check of a connection before it serves (``ended``)."""
+    if ended(conn):
         conn.close()  # closed, the pool replaces it (an open one it would hand out again)
         raise psycopg.OperationalError("the server ended the connection")
 

@@ -17,7 +17,6 @@ at stop. On any other loop (a test's own, a script's) a call that would wait goe
 from __future__ import annotations
 
 import asyncio
-import select
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,6 +38,7 @@ from .postgres import (
     UPDATE_GAME,
     VERSION,
     WAIT_SECONDS,
+    ended,
     insert_args,
     inserted,
     person_from_row,
@@ -52,15 +52,6 @@ from .postgres_answer import AsyncAnswering
 #: its own; the games of a process wait one by one behind their own lock, so this many locked
 #: rows at once before a call waits for a connection).
 POOL_SIZE = 8
-
-
-def _ended(conn: psycopg.AsyncConnection[Any]) -> bool:
-    """As ``postgres._alive``: a connection the server ended has its end waiting to be read
-    (one system call, not a round trip)."""
-    if conn.closed or conn.broken:
-        return True
-    readable, _, _ = select.select([conn.fileno()], [], [], 0)
-    return bool(readable)
 
 
 async def _timeouts(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -106,7 +97,7 @@ class AsyncPostgres:
     @asynccontextmanager
     async def _connection(self, timeout: float | None = None
                           ) -> AsyncIterator[psycopg.AsyncConnection[tuple[Any, ...]]]:
-        """A connection of the pool, checked before it serves (``_ended``) by this store, not
+        """A connection of the pool, checked before it serves (``ended``) by this store, not
         by the pool: the pool waits a second, then two, between connections that fail its
         check, so after a restart its idle connections (up to ``POOL_SIZE``, kept ten minutes)
         took up the whole wait, and the call failed with the database back (QA helper-54). Here
@@ -123,7 +114,7 @@ class AsyncPostgres:
                 if stats["pool_available"] == 0 and stats["pool_size"] >= self._size:
                     raise PoolBusy() from None  # held by calls that wait: not the database
                 raise
-            if not _ended(conn):
+            if not ended(conn):
                 break
             await conn.close()
             await pool.putconn(conn)
