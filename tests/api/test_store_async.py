@@ -381,3 +381,53 @@ def test_a_postgresql_that_hangs_holds_the_loop_a_moment_and_is_judged_away(
     finally:
         store.close()
         line.close()
+
+
+def test_a_ping_hears_of_a_postgresql_that_hangs_within_its_own_two_seconds(
+        pg_url: str) -> None:
+    """``/healthz``'s ping, and the probe's that hears the database back, wait for the answer
+    to ``SELECT 1`` only ``PING_ANSWER_SECONDS``, not the eleven a statement may take: a load
+    balancer hears of a PostgreSQL that hangs in about two seconds (stop 42 measured 11.3 s on
+    a process whose async pool held a connection)."""
+    import threading
+    import time
+
+    from scopone.web.store.postgres_answer import AT_ONCE_ANSWER_SECONDS
+
+    from .cutline import CutLine
+
+    ping_seconds = 2.0  # ``postgres_answer.PING_ANSWER_SECONDS``
+    line = CutLine(pg_url)
+    store = ObservedStore(open_store(line.url))
+    db = OffLoop(store)
+
+    async def scenario() -> None:
+        await db.open()
+        try:
+            assert await db.ping()  # the loop's connection held
+            assert await db._async.ping()  # type: ignore[union-attr]  # and the async pool's
+            line.hang()
+            # Answers again in any case: a ping that waits the statement's 11 s fails here.
+            watchdog = threading.Timer(ping_seconds + 4.0, line.answer)
+            watchdog.start()
+            start = time.monotonic()
+            ok = await db.ping()
+            took = time.monotonic() - start
+            assert not ok
+            assert took < ping_seconds + AT_ONCE_ANSWER_SECONDS + 1.0, took
+            assert store.away
+            # The threads' ping, as the probe makes it while the database is away.
+            start = time.monotonic()
+            assert not store.inner.ping()
+            took = time.monotonic() - start
+            assert took < ping_seconds + 1.0, took
+            watchdog.cancel()
+        finally:
+            line.answer()
+            await db.close()
+
+    try:
+        run_alone(scenario())
+    finally:
+        store.close()
+        line.close()

@@ -33,7 +33,13 @@ from .base import (
     record_from_row,
 )
 from .errors import SchemaTooNew, WouldWait
-from .postgres_answer import Answering, LoopAnswering, NoAnswer
+from .postgres_answer import (
+    PING_ANSWER_SECONDS,
+    Answering,
+    LoopAnswering,
+    NoAnswer,
+    answering_within,
+)
 
 log = logging.getLogger(__name__)
 # The pool warns of every connection it could not make: during an outage, several lines a
@@ -296,7 +302,8 @@ class PostgresStore:
 
     def ping(self) -> bool:
         try:
-            with self._connection(timeout=2.0) as conn:
+            with self._connection(timeout=2.0) as conn, \
+                    answering_within(conn, PING_ANSWER_SECONDS):
                 conn.execute("SELECT 1").fetchone()
         except psycopg.Error:  # server away; the pool closed or exhausted (its errors too)
             return False

@@ -16,6 +16,8 @@ done; any other write based on the same copy is refused as stale).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import psycopg
@@ -28,6 +30,10 @@ ANSWER_SECONDS = 11.0
 #: a busy machine (the loop's statements answer in about a millisecond). Past it the call is
 #: made again off the loop (``WouldWait``), where a server that hangs holds up only its request.
 AT_ONCE_ANSWER_SECONDS = 0.25
+#: A ping's ``SELECT 1`` (``/healthz``, the probe that hears the database back): it answers in
+#: a millisecond when all is well, so a load balancer hears of a hang in two seconds, not the
+#: eleven a statement may take.
+PING_ANSWER_SECONDS = 2.0
 
 RV = TypeVar("RV")
 
@@ -58,6 +64,22 @@ class LoopAnswering(Answering):
     """The event loop's connection (``PostgresStore.at_once``)."""
 
     answer_seconds = AT_ONCE_ANSWER_SECONDS
+
+
+@contextmanager
+def answering_within(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any],
+                     seconds: float) -> Iterator[None]:
+    """Inside, ``conn`` waits at most ``seconds`` for each answer (never longer than its own
+    deadline); a connection of another class is left as it is."""
+    if not isinstance(conn, (Answering, AsyncAnswering)):
+        yield
+        return
+    own = conn.answer_seconds
+    conn.answer_seconds = min(own, seconds)
+    try:
+        yield
+    finally:
+        conn.answer_seconds = own
 
 
 class AsyncAnswering(psycopg.AsyncConnection[Any]):

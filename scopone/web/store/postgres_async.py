@@ -46,7 +46,7 @@ from .postgres import (
     storable,
     update_args,
 )
-from .postgres_answer import AsyncAnswering
+from .postgres_answer import PING_ANSWER_SECONDS, AsyncAnswering, answering_within
 
 #: Calls waiting here at once, each holding a connection (one waiting for a row's lock holds
 #: its own; the games of a process wait one by one behind their own lock, so this many locked
@@ -126,7 +126,8 @@ class AsyncPostgres:
     async def ping(self) -> bool:
         try:
             async with self._connection(timeout=2.0) as conn:
-                await (await conn.execute("SELECT 1")).fetchone()
+                with answering_within(conn, PING_ANSWER_SECONDS):
+                    await (await conn.execute("SELECT 1")).fetchone()
         except psycopg.Error:  # as ``PostgresStore.ping``
             return False
         return True
