@@ -13,8 +13,10 @@ they loaded by invite code and seat token and a loader bound to that table (``*_
 What the coach keeps lives in ``GameRecord.meta["coach"]``:
 ``people`` {seat: person id}, ``traces`` {round: the round's plays, for reviews after the next
 deal}, ``reviews`` {"round:seat": the computed review}, ``help`` {"round:seat": {"hints": n,
-"seen": n, "hinted_at": the position of the last hint}}. These writes keep the game's version
-(they change nothing a player sees), so they never make a waiting move stale.
+"seen": n, "hinted_at": the position of the last hint}}, ``match`` (rematches so far) and
+``last_match``: the match before a rematch, its last round's trace, help and reviews only.
+These writes keep the game's version (they change nothing a player sees), so they never make a
+waiting move stale.
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ def seat_person(rec: GameRecord, seat: int, person: str) -> None:
 #: What the coach keeps of one match: rounds by number, so a new match at the same table
 #: (a rematch) starts without them.
 MATCH_PARTS = ("traces", "help", "reviews", "round_level", "match_level", "credit_levels")
+#: Where the match before a rematch is kept (``new_match``).
+LAST_MATCH = "last_match"
 
 
 _EASE: dict[str, int] = {level: i for i, level in enumerate(LEVELS)}
@@ -91,13 +95,45 @@ def easiest(a: str, b: str) -> str:
 
 def new_match(rec: GameRecord) -> None:
     """A new match in the same record (a rematch): its rounds are numbered from 1 again, so the
-    last match's plays, help counts and reviews go; who the seats count for stays."""
+    last match's plays, help counts and reviews go, but for its last round's (``last_match``):
+    a person who opens that round's review as the host starts the next match, or whose page
+    asked for it just before the new match reached it, still gets it. Who the seats count for
+    stays."""
     meta = rec.meta.get("coach")
     if meta is None:
         return
+    number = match_number(rec)
+    traces: dict[str, Any] = meta.get("traces", {})
+    meta.pop(LAST_MATCH, None)
+    if traces:
+        last = max(traces, key=int)
+
+        def of_last(part: str) -> dict[str, Any]:
+            return {k: v for k, v in meta.get(part, {}).items() if k.split(":")[0] == last}
+
+        meta[LAST_MATCH] = {"match": number, "traces": {last: traces[last]},
+                            "help": of_last("help"), "reviews": of_last("reviews")}
     for part in MATCH_PARTS:
         meta.pop(part, None)
-    meta["match"] = int(meta.get("match", 0)) + 1
+    meta["match"] = number + 1
+
+
+def match_number(rec: GameRecord) -> int:
+    """The record's current match: 0 for the first, one more after each rematch."""
+    return int(rec.meta.get("coach", {}).get("match", 0))
+
+
+def match_parts(rec: GameRecord, number: int) -> dict[str, Any]:
+    """What the coach keeps of match ``number`` of ``rec`` (``traces``, ``help``,
+    ``reviews``): the current match's, or the last round's of the one before (``new_match``);
+    404 for any other."""
+    meta = coach_meta(rec)
+    if number == match_number(rec):
+        return meta
+    last: dict[str, Any] | None = meta.get(LAST_MATCH)
+    if last is not None and last["match"] == number:
+        return last
+    raise e.NotFound(e.MATCH_NOT_FOUND)
 
 
 def _trace_of(rec: GameRecord) -> dict[str, Any]:
@@ -123,10 +159,11 @@ def _named(history: list[dict[str, Any]], trace: dict[str, Any]) -> list[dict[st
             for i, h in enumerate(history)]
 
 
-def match_key(rec: GameRecord) -> str:
-    """The record's current match, for crediting each of its rounds once: the id for the first
-    match (as it always was), the id and the match's number after a rematch."""
-    n = int(rec.meta.get("coach", {}).get("match", 0))
+def match_key(rec: GameRecord, number: int | None = None) -> str:
+    """The record's match ``number`` (the current one by default), for crediting each of its
+    rounds once: the id for the first match (as it always was), the id and the match's number
+    after a rematch."""
+    n = match_number(rec) if number is None else number
     return rec.id if n == 0 else f"{rec.id}#{n}"
 
 
@@ -146,9 +183,12 @@ def people_of(rec: GameRecord) -> dict[int, str]:
             if claims.get(str(s)) is not None and claims[str(s)] == table["seats"][s]["token"]}
 
 
-def help_counts(rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
-    """The help ``seat`` used in round ``number`` as stored in ``rec`` (a copy)."""
-    return dict(coach_meta(rec).get("help", {}).get(f"{number}:{seat}", {}))
+def help_counts(rec: GameRecord, number: int, seat: int,
+                parts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The help ``seat`` used in round ``number`` as stored in ``rec`` (a copy), or in
+    ``parts`` of an earlier match (``match_parts``)."""
+    kept = coach_meta(rec) if parts is None else parts
+    return dict(kept.get("help", {}).get(f"{number}:{seat}", {}))
 
 
 def _conflict(detail: str, rec: GameRecord, seat: int) -> e.Conflict:
@@ -281,6 +321,10 @@ class CoachService:
 
     def round_over(self, rec: GameRecord) -> None:
         meta = coach_meta(rec)
+        # The match before a rematch was kept for a page that had not yet seen the rematch;
+        # a round of the new one later, none asks for it (and the game is written on every
+        # move: up to four reviews of about 5 KB less).
+        meta.pop(LAST_MATCH, None)
         # The plays are kept so the round can be reviewed after the next deal replaces it.
         meta.setdefault("traces", {})[str(rec.match.round_number)] = _trace_of(rec)
         # The levels the round and the match count for (``level_changed``); the next round
@@ -442,7 +486,13 @@ class CoachService:
                 "settebello": seen.settebello, "opened": int(counts.get("seen", 0)),
                 "hints_used": hints_used(counts)}
 
-    def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
+    def _trace(self, rec: GameRecord, number: int, seat: int,
+               parts: dict[str, Any] | None = None) -> dict[str, Any]:
+        if parts is not None and parts is not coach_meta(rec):  # a match before a rematch
+            kept: dict[str, Any] | None = parts["traces"].get(str(number))
+            if kept is None:
+                raise e.NotFound(e.ROUND_NOT_FOUND)
+            return kept
         m = rec.match
         current = m.round_number
         if number == current and not m.round.is_over:
@@ -461,13 +511,17 @@ class CoachService:
                                      self.service._load)
 
     async def review_for(self, rec: GameRecord, number: int, seat: int,
-                         load: Loader) -> dict[str, Any]:
-        trace = self._trace(rec, number, seat)
+                         load: Loader, match: int | None = None) -> dict[str, Any]:
+        """Round ``number``'s review for ``seat``, of the current match or of ``match``
+        (``match_number``; the one before a rematch keeps its last round only)."""
+        match = match_number(rec) if match is None else match
+        parts = match_parts(rec, match)
+        trace = self._trace(rec, number, seat, parts)
         key = f"{number}:{seat}"
-        cached = coach_meta(rec).get("reviews", {}).get(key)
+        cached = parts.get("reviews", {}).get(key)
         if cached is None:
-            cached = await self._computed(rec, trace, number, seat, load)
-        help_ = help_counts(rec, number, seat)
+            cached = await self._computed(rec, trace, number, seat, load, match)
+        help_ = help_counts(rec, number, seat, parts)
         # Names at answer time, not in the review kept: it is judged once for every viewer.
         return {**cached, "history": _named(cached["history"], trace), "round": number,
                 "hints_used": hints_used(help_), "cards_seen_opened": int(help_.get("seen", 0))}
@@ -493,20 +547,24 @@ class CoachService:
             del self._flights[flight]
 
     async def _computed(self, rec: GameRecord, trace: dict[str, Any], number: int,
-                        seat: int, load: Loader) -> dict[str, Any]:
+                        seat: int, load: Loader, match: int) -> dict[str, Any]:
         """Computes a review once however many ask at the same time, stores it with the game
         and credits the round's accuracy to the seat's person."""
-        return await self._once(f"review:{rec.id}:{number}:{seat}", lambda: self._judged(
-            rec, trace, number, seat, load))
+        return await self._once(f"review:{rec.id}:{match}:{number}:{seat}", lambda: self._judged(
+            rec, trace, number, seat, load, match))
 
     async def _judged(self, rec: GameRecord, trace: dict[str, Any], number: int, seat: int,
-                      load: Loader) -> dict[str, Any]:
+                      load: Loader, match: int) -> dict[str, Any]:
         out = await self._run(compute_review, trace, _rules_dict(rec.match.rules), seat,
                               f"{rec.seed}:review:{number}:{seat}", self.seconds)
         key = f"{number}:{seat}"
 
         def keep(r: GameRecord) -> None:
-            reviews = coach_meta(r).setdefault("reviews", {})
+            try:
+                parts = match_parts(r, match)
+            except e.NotFound:
+                return  # rematched twice meanwhile: that match is no longer kept
+            reviews = parts.setdefault("reviews", {})
             reviews[key] = out
             # A review is about 5 KB and the game is written on every move: the latest few
             # are kept (a reload shows them), older ones are judged again if asked for.
@@ -520,7 +578,7 @@ class CoachService:
             judged = sum(1 for p in out["plays"]
                          if not p["forced"] and not p.get("by_computer"))
             await self._change_person(person, lambda d: credit_accuracy(
-                d, f"{match_key(rec)}:{key}", out["accuracy"], judged))
+                d, f"{match_key(rec, match)}:{key}", out["accuracy"], judged))
         return out
 
     # ----- statistics -----------------------------------------------------------------------

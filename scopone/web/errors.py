@@ -81,6 +81,7 @@ NAME_RULE = ("a name has 1 to 20 characters once trimmed, none of them a control
              "and is not blank")
 # The coach (scopone.web.coach).
 ROUND_NOT_FOUND = "round not found"
+MATCH_NOT_FOUND = "match not found"
 PERSON_NOT_FOUND = "person not found"
 NO_REVIEW = "review unavailable"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Response, status
+from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 
 from . import errors as e
 from . import table as t
@@ -31,6 +31,10 @@ from .tables import TableService
 Tables = Annotated[TableService, Depends(get_tables)]
 Coach = Annotated[CoachService, Depends(get_coach)]
 RoundNumber = Annotated[int, Path(ge=1, le=1000, description="1 for the match's first round")]
+MatchNumber = Annotated[int | None, Query(
+    ge=1, le=1_000_000, description="the table's match (the view's ``match``: 1 for the first, "
+    "one more after each rematch); the current one when left out. The match before a rematch "
+    "keeps its last round's review; any other is 404")]
 Person = Annotated[str, Header(alias="X-Scopone-Person", pattern=PERSON_PATTERN,
                                description="the anonymous person's id (browser-made, secret)")]
 
@@ -116,12 +120,16 @@ async def table_cards_seen(code: Code, tables: Tables, coach: Coach,
 @router.get("/{code}/rounds/{number}/review", response_model=ReviewOut,
             operation_id="table_review_round", responses=documented(403, 404, 409, 422, 503))
 async def table_review(code: Code, number: RoundNumber, tables: Tables, coach: Coach,
+                       match: MatchNumber = None,
                        authorization: Authorization = None) -> dict[str, Any]:
     """The token's seat's plays of a finished round judged against the best (its own review;
-    a spectator gets 403). 409 while the round is being played, 404 for a round not reached."""
+    a spectator gets 403). 409 while the round is being played, 404 for a round not reached
+    or a match no longer kept. A page names the match its view showed, so a review asked for
+    as the host starts a rematch is still the round it meant."""
     at = await _Seated.at(tables, code, authorization, help_=False)
     at.require_playing()
-    return await at.judged(lambda: coach.review_for(at.rec, number, at.seat, at.load))
+    return await at.judged(lambda: coach.review_for(
+        at.rec, number, at.seat, at.load, None if match is None else match - 1))
 
 
 

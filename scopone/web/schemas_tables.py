@@ -170,6 +170,7 @@ class TableGameOut(BaseModel):
 
     seat: int | None
     version: int
+    match: int  # the table's match: 1 for the first, one more after each rematch
     status: TableStatus
     level: Level
     rules: RulesOut

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from .coach import match_number
 from .schemas import RulesOut
 from .schemas_tables import ClockOut, OptionsOut, SeatOut, TableGameOut, TableView
 from .store import GameRecord
@@ -24,7 +25,7 @@ def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None,
                         held_by=former_holders(table, [p.seat for p in history]))
         clock = turn_clock(rec, table, timing.pace, timing.reconnect, time.time())
         game = TableGameOut(
-            seat=seat, **view,
+            seat=seat, match=match_number(rec) + 1, **view,
             clock=None if clock is None else ClockOut(
                 seat=clock[0], reason=clock[1], seconds=round(clock[2], 1)))
     return TableView(

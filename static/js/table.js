@@ -368,7 +368,7 @@ const coachUi = installCoach(() => state, {
   api: {
     hint: () => tables.hint(code, token(), state.table.version).catch(catchUp),
     cardsSeen: () => tables.cardsSeen(code, token()).catch(catchUp),
-    review: (view, round) => tables.review(code, token(), round).catch(catchUp),
+    review: (view, round) => tables.review(code, token(), round, view.match).catch(catchUp),
   },
   // The hint and the cards seen only where the host allowed hints; a review is everyone's own.
   allows: {

@@ -49,7 +49,10 @@ export const tables = {
   // The coach for the token's seat (the hint and cards seen only where the host allowed hints).
   hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }),
   cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token),
-  review: (code, token, round) => call('GET', `${base(code)}/rounds/${round}/review`, token),
+  // The match the page's view showed: asked for as the host starts a rematch, it is still
+  // that round (the server keeps the last round of the match before).
+  review: (code, token, round, match) =>
+    call('GET', `${base(code)}/rounds/${round}/review${match ? `?match=${match}` : ''}`, token),
   // The seat's rounds, hints and accuracy count in this person's statistics (as in a solo game).
   person: (code, token, id) =>
     call('POST', `${base(code)}/person`, token, undefined, { 'X-Scopone-Person': id }),

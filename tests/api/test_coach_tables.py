@@ -357,6 +357,97 @@ def test_a_rematch_starts_the_coach_afresh(api: Api) -> None:
     assert {f"{rec.id}:1:0", f"{rec.id}#1:1:0"} <= set(person.data["reviewed"])
 
 
+def test_the_last_rounds_review_outlives_a_rematch_for_the_match_it_was_asked_of(
+        api: Api) -> None:
+    """A page names the match its view showed (``match``): asked for as the host starts a
+    rematch (or after, by a page that has not heard of it yet), the last round of the match
+    before is still reviewed, judged or kept, with its help counts, until the new match's first
+    round is over; other rounds of that match and matches never played are 404, and the new
+    match's rounds are asked for as before.
+    Before, the match's reviews went with the rematch: the page's review failed (a 404)."""
+    code, tokens = table(api)
+    c = api.client
+    assert view(api, code, tokens[0])["game"]["match"] == 1
+    while True:
+        # Seat 2 opens the cards seen once a round: its help counts, kept with the last round.
+        assert c.post(f"/api/tables/{code}/cards-seen", headers=auth(tokens[2])).status_code == 200
+        over = play_round(api, code, tokens)
+        if over["game"]["status"] == "match_over":
+            break
+        r = c.post(f"/api/tables/{code}/next-round", json={"version": over["version"]},
+                   headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+    last = over["game"]["round_number"]
+    # Seat 0's review is judged (and kept) before the rematch, seat 2's not.
+    before = c.get(f"/api/tables/{code}/rounds/{last}/review", headers=auth(tokens[0]))
+    assert before.status_code == 200, before.text
+    r = c.post(f"/api/tables/{code}/rematch", json={"version": over["version"]},
+               headers=auth(tokens[0]))
+    assert r.status_code == 200, r.text
+    assert view(api, code, tokens[0])["game"]["match"] == 2
+
+    kept = c.get(f"/api/tables/{code}/rounds/{last}/review?match=1", headers=auth(tokens[0]))
+    assert kept.status_code == 200, kept.text
+    assert kept.json() == before.json()
+    judged = c.get(f"/api/tables/{code}/rounds/{last}/review?match=1", headers=auth(tokens[2]))
+    assert judged.status_code == 200, judged.text
+    out = judged.json()
+    assert out["round"] == last and out["history"] == before.json()["history"]
+    assert out["cards_seen_opened"] == 1
+    assert {p["played"]["card"] for p in out["plays"]} == {
+        h["card"] for h in out["history"] if h["seat"] == 2}
+    # Kept once judged: the same answer again (no second judgement).
+    again = c.get(f"/api/tables/{code}/rounds/{last}/review?match=1", headers=auth(tokens[2]))
+    assert again.json() == out
+    rec = api.store.load_by_code(code)
+    assert rec is not None
+    assert set(rec.meta["coach"]["last_match"]["reviews"]) == {f"{last}:0", f"{last}:2"}
+
+    refused(c.get(f"/api/tables/{code}/rounds/{last - 1}/review?match=1",
+                  headers=auth(tokens[0])), 404, "round not found")
+    refused(c.get(f"/api/tables/{code}/rounds/1/review?match=3", headers=auth(tokens[0])),
+            404, "match not found")
+    assert c.get(f"/api/tables/{code}/rounds/1/review?match=0",
+                 headers=auth(tokens[0])).status_code == 422
+    # The new match's rounds: named or not, as before.
+    for query in ("", "?match=2"):
+        refused(c.get(f"/api/tables/{code}/rounds/1/review{query}", headers=auth(tokens[0])),
+                409, "round is not over")
+    refused(c.get(f"/api/tables/{code}/rounds/{last}/review?match=1"), 403,
+            "seat token required")  # a spectator has no review, of any match
+    # Kept until the new match's first round is over: then no page still shows the last one.
+    play_round(api, code, tokens)
+    refused(c.get(f"/api/tables/{code}/rounds/{last}/review?match=1", headers=auth(tokens[0])),
+            404, "match not found")
+    assert c.get(f"/api/tables/{code}/rounds/1/review?match=2",
+                 headers=auth(tokens[0])).status_code == 200
+
+
+def test_only_the_match_just_before_is_kept() -> None:
+    """Each rematch keeps the last round of the match it ends, and forgets the one before."""
+    import random
+
+    from scopone.engine import Match, Rules
+    from scopone.web import errors as e
+    from scopone.web.coach import match_parts, new_match
+    from scopone.web.store import GameRecord
+
+    rec = GameRecord.new(Match(Rules(), random.Random(3)), "easy", meta={"coach": {
+        "traces": {"1": {"plays": [1]}, "2": {"plays": [2]}},
+        "help": {"1:0": {"hints": 1}, "2:0": {"hints": 2}, "2:1": {"seen": 1}},
+        "reviews": {"1:0": {"r": 1}, "2:3": {"r": 2}}}})
+    new_match(rec)
+    assert match_parts(rec, 0) == {"match": 0, "traces": {"2": {"plays": [2]}},
+                                   "help": {"2:0": {"hints": 2}, "2:1": {"seen": 1}},
+                                   "reviews": {"2:3": {"r": 2}}}
+    assert "traces" not in match_parts(rec, 1)
+    new_match(rec)  # a match with no round over: nothing of it to keep
+    for gone in (0, 1):
+        with pytest.raises(e.NotFound):
+            match_parts(rec, gone)
+    assert match_parts(rec, 2) is rec.meta["coach"]
+
+
 def test_help_that_cannot_be_stored_is_503_and_never_claimed(api: Api,
                                                              monkeypatch: Any) -> None:
     """Another process writing the table between each of the coach's loads and writes (a
