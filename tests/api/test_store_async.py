@@ -431,3 +431,43 @@ def test_a_ping_hears_of_a_postgresql_that_hangs_within_its_own_two_seconds(
     finally:
         store.close()
         line.close()
+
+
+def test_a_call_cancelled_with_its_request_is_no_warning_and_leaves_the_pool_whole(
+        pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A call awaited on the async pool whose request is cancelled (a stream closed, a client
+    gone), and cancelled again at each await as anyio does: psycopg's cancellation of the
+    statement is interrupted and it closes the connection. That is logged no more (it read as
+    a fault, helper-54), and the pool's next calls answer on a connection made anew."""
+    import logging
+
+    from scopone.web.store.postgres_async import AsyncPostgres, CallerGone
+
+    db = AsyncPostgres(pg_url)
+
+    async def scenario() -> None:
+        await db.open()
+        try:
+            async def slow() -> None:
+                async with db._connection() as conn:
+                    await conn.execute("SELECT pg_sleep(2)")
+
+            task = asyncio.get_running_loop().create_task(slow())
+            await asyncio.sleep(0.3)
+            for _ in range(3):  # once, then at each await of psycopg's own clean-up
+                task.cancel()
+                await asyncio.sleep(0)
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert await db.ping()
+        finally:
+            await db.close()
+
+    with caplog.at_level(logging.INFO, logger="psycopg"):
+        run_alone(scenario())
+    assert not [r for r in caplog.records if r.name.startswith("psycopg")], caplog.text
+    # Any other interruption of psycopg's clean-up still warns.
+    other = logging.LogRecord("psycopg", logging.WARNING, __file__, 1,
+                              "query cancellation interrupted (%s): closing connection",
+                              ("OperationalError",), None)
+    assert CallerGone().filter(other)

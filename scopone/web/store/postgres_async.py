@@ -17,6 +17,7 @@ at stop. On any other loop (a test's own, a script's) a call that would wait goe
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,6 +48,25 @@ from .postgres import (
     update_args,
 )
 from .postgres_answer import PING_ANSWER_SECONDS, AsyncAnswering, answering_within
+
+
+class CallerGone(logging.Filter):
+    """Drops psycopg's "query cancellation interrupted (CancelledError): closing connection".
+
+    A call awaited here is cancelled when its request is (a stream closed, a client gone while
+    it waited). psycopg then asks the server to cancel the statement and waits for it, but
+    under the server's anyio a cancelled task is cancelled again at each await: that wait is
+    always interrupted, and psycopg closes the connection, which the pool replaces. That is
+    what every client gone mid-call does, nothing an operator must act on; logged as a warning
+    it read as a fault (helper-54). Any other interruption still warns."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str)
+                    and record.msg.startswith("query cancellation interrupted")
+                    and record.args == ("CancelledError",))
+
+
+logging.getLogger("psycopg").addFilter(CallerGone())
 
 #: Calls waiting here at once, each holding a connection (one waiting for a row's lock holds
 #: its own; the games of a process wait one by one behind their own lock, so this many locked
