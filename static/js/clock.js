@@ -30,6 +30,30 @@ export function formatClock(seconds) {
 }
 
 /**
+ * The person's own clock inside the review (coach.js), when it is open: a modal dialog over the
+ * board, it hid the turn and the clock, and the computer played the person's card while they
+ * read (QA helper-57, after a rematch). `text` null: none shown. Not a live region (it changes
+ * every second); the ten seconds' warning is spoken as ever.
+ */
+function inReview(text, left = 0) {
+  const panel = document.querySelector('#review:not([hidden]) .review-panel');
+  let note = $('review-turn');
+  if (!panel || text === null) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note || note.parentElement !== panel) {
+    if (note) note.remove();
+    note = document.createElement('p');
+    note.id = 'review-turn';
+    const title = panel.querySelector('h2');
+    panel.insertBefore(note, title ? title.nextSibling : panel.firstChild);
+  }
+  if (note.textContent !== text) note.textContent = text;
+  note.classList.toggle('low', left <= WARN_SECONDS);
+}
+
+/**
  * The clock of the table shown, in #turn-clock: `table()` is the TableView shown, `tr(key,
  * params)` its texts, `say(text)` speaks to screen readers. Returns `render`, to call with every
  * paint; while a clock runs it renders itself four times a second. The countdown is not a live
@@ -45,12 +69,14 @@ export function turnClock({ table, tr, say }) {
     if (left === null) {
       box.hidden = true;
       box.textContent = '';
+      inReview(null);
       if (timer) clearInterval(timer);
       timer = null;
       return;
     }
     const { seat, reason } = tv.game.clock;
     const mine = tv.you === seat;
+    inReview(mine && reason === 'turn' ? tr('clockReview', { time: formatClock(left) }) : null, left);
     let key = mine ? 'clockYou' : 'clockLeft';
     if (reason === 'offline') key = 'clockOffline';
     const text = tr(key, { time: formatClock(left) });

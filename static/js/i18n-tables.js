@@ -58,6 +58,8 @@ const TEXT = {
     clockLeft: '{time} left',
     clockOffline: 'offline: the computer plays in {time}',
     clockWarn: 'Ten seconds left, then the computer plays your card.',
+    // In the review, open while the person's clock runs: it hides the board.
+    clockReview: 'Your turn: {time} left. Close the review (Esc) to play.',
     // R works for every seated person; H and C only where the host allowed hints.
     keysHelpTable: 'Keys: 1–9, 0 card · ← → what to take · Enter play · Esc cancel · D cards · R review',
     keysHelpTableHints: 'Keys: 1–9, 0 card · ← → what to take · Enter play · Esc cancel · D cards · H hint · C cards seen · R review',
@@ -118,6 +120,7 @@ const TEXT = {
     clockLeft: 'ancora {time}',
     clockOffline: 'non connesso: il computer gioca tra {time}',
     clockWarn: 'Ancora dieci secondi, poi il computer gioca la tua carta.',
+    clockReview: 'Tocca a te: ancora {time}. Chiudi l\u2019analisi (Esc) per giocare.',
     keysHelpTable: 'Tasti: 1–9, 0 carta · ← → cosa prendi · Invio gioca · Esc annulla · D carte · R analisi',
     keysHelpTableHints: 'Tasti: 1–9, 0 carta · ← → cosa prendi · Invio gioca · Esc annulla · D carte · H suggerimento · C carte uscite · R analisi',
     badName: 'Un nome da 1 a 20 caratteri, per favore.',
@@ -177,6 +180,7 @@ const TEXT = {
     clockLeft: 'noch {time}',
     clockOffline: 'nicht verbunden: der Computer spielt in {time}',
     clockWarn: 'Noch zehn Sekunden, dann spielt der Computer deine Karte.',
+    clockReview: 'Du bist dran: noch {time}. Schließe die Analyse (Esc), um zu spielen.',
     keysHelpTable: 'Tasten: 1–9, 0 Karte · ← → was du nimmst · Enter spielen · Esc abbrechen · D Karten · R Analyse',
     keysHelpTableHints: 'Tasten: 1–9, 0 Karte · ← → was du nimmst · Enter spielen · Esc abbrechen · D Karten · H Tipp · C gesehene Karten · R Analyse',
     badName: 'Bitte einen Namen mit 1 bis 20 Zeichen.',

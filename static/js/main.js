@@ -428,6 +428,9 @@ function setLang(lang) {
   savePrefs();
   renderNow();
   syncSite(lang);
+  // What a screen reader last heard was in the old language (QA helper-57): the round and
+  // the turn again, in the new one.
+  if (state.view) announceRound(state, state.view);
 }
 
 function bind() {

@@ -14,7 +14,7 @@ import { place, seatAt, turnGame } from './seats.js';
 import { cardWaits, offered, serversFault } from './resend.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
-import { isViewers, playText, showPlay } from './show.js';
+import { announceRound, isViewers, playText, showPlay } from './show.js';
 import { cleanName, copyInvite, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const STORE_PREFS = 'scopone.prefs';
@@ -392,8 +392,8 @@ const renderClock = turnClock({
 
 function paint() {
   paintTable();
-  renderClock();
   coachUi.afterRender();
+  renderClock(); // after the coach: it writes the person's clock into an open review too
 }
 
 function paintTable() {
@@ -588,6 +588,8 @@ function bind() {
     state.prefs.lang = e.target.value;
     savePrefs();
     paint();
+    // What a screen reader last heard was in the old language: the turn again, in the new one.
+    if (state.view) announceRound(state, state.view);
   });
   $('lobby-table').addEventListener('click', (event) => {
     const open = event.target.closest('button.open-seat');

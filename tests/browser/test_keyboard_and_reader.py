@@ -3,6 +3,7 @@ wanted, and each announcement made when the keys can act on what it says."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from .conftest import DESKTOP, Server
 from .test_controls import scripted
 from .test_match import SUMMARY_OPEN, game_id
+from .test_tables import TableServer, people, started_alone, tserver  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -131,6 +133,32 @@ def test_the_site_navigation_is_named_in_the_games_language(
     assert page.evaluate(names) == ["Sito", "Lingua"]
     page.click(".site-nav .langs a[data-lang='de']")
     assert page.evaluate(names) == ["Seite", "Sprache"]
+
+
+def test_switching_the_language_says_the_turn_again_in_it(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The live region kept the last announcement in the old language until the next one
+    (QA helper-57): switched, a screen reader hears the round and the turn in the new one."""
+    page, _ = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#btn-settings")
+    page.select_option("#set-lang", "it")
+    assert page.evaluate(SAID) == "Smazzata 1. Tocca a te: scegli una carta"
+    page.keyboard.press("Escape")
+    page.click(".site-nav .langs a[data-lang='de']")
+    assert page.evaluate(SAID) == "Runde 1. Du bist dran: Wähle eine Karte"
+
+
+def test_switching_the_language_at_a_table_says_the_turn_again_in_it(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    code, token = started_alone(tserver, hints=False)
+    anna = people(DESKTOP, f"{tserver.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    page = anna.page
+    page.wait_for_function("() => document.body.dataset.status === 'your_turn'")
+    page.select_option("#set-lang", "it")
+    assert page.evaluate(SAID) == "Smazzata 1. Tocca a te: scegli una carta"
+    anna.check()
 
 
 # Each hand card's key badge: whether its middle is the badge itself (not under the next card)

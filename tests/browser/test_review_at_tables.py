@@ -1,6 +1,8 @@
-"""The review of a match's last round, asked for just as the host starts a rematch: the page
-names the match its view showed, and the server keeps that round's review past the rematch
-(the page once got a 404 and showed the review failed, about once in many rematches)."""
+"""The review at a table with friends, where the game goes on while it is open: the review of a
+match's last round asked for just as the host starts a rematch (the page names the match its
+view showed, and the server keeps that round's review past the rematch: the page once got a 404
+and showed the review failed); and the person's own clock shown inside the review, which hides
+the board (the computer played a person's card while they read, QA helper-57)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP
+from .conftest import ARTIFACTS, DESKTOP
 from .test_tables import TableServer, in_sync, people, tserver  # noqa: F401  (fixtures)
+
+REVIEW_STEP = "#review #review-step"
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +75,7 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
 
     page.route("**/rounds/*/review*", rematch_first)
     page.keyboard.press("r")  # the summary offers the review (R)
-    page.wait_for_selector("#review #review-step")
+    page.wait_for_selector(REVIEW_STEP)
     assert asked and asked[0].endswith(f"/rounds/{last}/review?match=1"), asked
     assert page.inner_text("#review-title") == f"Review of round {last}"
     shown = set(page.eval_on_selector_all("#review .review-step .review-hand .mini",
@@ -80,8 +84,64 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
     # The new match reaches the page; the review stays open on the round it was asked for.
     page.wait_for_function("() => document.body.dataset.phase === 'playing'"
                            " && document.getElementById('score-a').textContent === '0'")
-    assert page.locator("#review #review-step").is_visible()
+    assert page.locator(REVIEW_STEP).is_visible()
     assert page.inner_text("#review-title") == f"Review of round {last}"
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
     anna.check()  # no request refused (the 404 of before), no console error
+
+
+def test_the_persons_clock_shows_in_the_review_while_it_hides_the_board(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    srv = tserver
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
+                                           "away_seconds": 30, "target": 21})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": r.json()["table"]["version"]},
+                      headers=auth)
+    assert r.status_code == 200, r.text
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    page = anna.page
+    for _ in range(200):  # Anna's cards through the API, her page following
+        view = srv.view(code, token)
+        game = view["game"]
+        if game["status"] == "round_over":
+            break
+        if game["status"] == "your_turn":
+            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
+                              json={"version": view["version"], **game["legal"][0]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            in_sync(anna, view["version"] + 1)
+    else:
+        raise AssertionError("the round did not end")
+    in_sync(anna, view["version"])
+    page.wait_for_function("() => document.body.dataset.status === 'round_over'")
+    page.keyboard.press("r")
+    page.wait_for_selector(REVIEW_STEP)
+    assert page.locator("#review-turn").count() == 0  # nobody's clock runs
+    # The next round is dealt (the host's other tab, say); the computers play until Anna's
+    # turn, and her clock runs while the review hides the board.
+    r = srv.http.post(f"/api/tables/{code}/next-round", headers=auth,
+                      json={"version": view["version"]})
+    assert r.status_code == 200, r.text
+    note = page.locator("#review .review-panel #review-turn")
+    note.wait_for()
+    assert page.evaluate("() => document.body.dataset.status") == "your_turn"
+    text = note.inner_text()
+    assert text.startswith("Your turn: 0:") and text.endswith(
+        " left. Close the review (Esc) to play."), text
+    seconds = int(text.split("0:")[1][:2])
+    assert 0 < seconds <= 30, text
+    page.wait_for_function("t => document.getElementById('review-turn').textContent !== t",
+                           arg=text)  # it counts down
+    assert page.locator(REVIEW_STEP).is_visible()  # the review stays as it was
+    page.screenshot(path=str(ARTIFACTS / "review-turn.png"))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#review", state="hidden")
+    page.wait_for_selector("#review-turn", state="detached")  # at the clock's next tick
+    assert page.locator("#turn-clock").inner_text().endswith(" left to play")
+    anna.check()
