@@ -43,54 +43,65 @@ class Malformed(GameError):
     status = 422
 
 
+#: Each stable message with the status it comes with: the OpenAPI document lists them under
+#: that status (``documented``), so a client can tell one refusal from another without reading
+#: this module (QA helper-57: ``detail`` read as a free string).
+MESSAGES: dict[str, int] = {}
+
+
+def _stable(text: str, status: int) -> str:
+    MESSAGES[text] = status
+    return text
+
+
 # The stable messages, in one place.
-GAME_NOT_FOUND = "game not found"
-STALE_VERSION = "stale version"
-NOT_YOUR_TURN = "not your turn"
-NOT_COMPUTER_TURN = "not a computer's turn"
-ILLEGAL_MOVE = "illegal move"
-ROUND_OVER = "round is over"
-ROUND_NOT_OVER = "round is not over"
-MATCH_OVER = "match is over"
-INVALID_CARD = "invalid card"
-INVALID_MOVE = "invalid move"
-INVALID_REQUEST = "invalid request"
-BODY_TOO_LARGE = "request body too large"
-BAD_CONTENT_LENGTH = "bad content-length"
-COMPUTER_FAILED = "computer player failed"
-DATABASE_UNAVAILABLE = "database unavailable"
-COACH_BUSY = "coach busy"
+GAME_NOT_FOUND = _stable("game not found", 404)
+STALE_VERSION = _stable("stale version", 409)
+NOT_YOUR_TURN = _stable("not your turn", 409)
+NOT_COMPUTER_TURN = _stable("not a computer's turn", 409)
+ILLEGAL_MOVE = _stable("illegal move", 409)
+ROUND_OVER = _stable("round is over", 409)
+ROUND_NOT_OVER = _stable("round is not over", 409)
+MATCH_OVER = _stable("match is over", 409)
+INVALID_CARD = _stable("invalid card", 422)
+INVALID_MOVE = _stable("invalid move", 422)
+INVALID_REQUEST = _stable("invalid request", 422)
+BODY_TOO_LARGE = _stable("request body too large", 413)
+BAD_CONTENT_LENGTH = _stable("bad content-length", 400)
+COMPUTER_FAILED = _stable("computer player failed", 503)
+DATABASE_UNAVAILABLE = _stable("database unavailable", 503)
+COACH_BUSY = _stable("coach busy", 503)
 # Tables with friends (scopone.web.tables).
-TABLE_NOT_FOUND = "table not found"
-TOKEN_REQUIRED = "seat token required"
-WRONG_TOKEN = "wrong seat token"
-NOT_HOST = "only the host can do this"
-HINTS_OFF = "hints are off at this table"
-SEAT_TAKEN = "seat taken"
-TABLE_FULL = "table is full"
-TABLE_PLAYING = "table is already playing"
-TABLE_NOT_PLAYING = "table is not playing"
-NOT_IN_LOBBY = "table has left the lobby"
-NOT_A_PERSON = "seat is not held by a person"
-NOT_A_COMPUTER = "seat is not held by the computer"
-HOST_SEAT = "the host keeps their seat"
-INVALID_NAME = "invalid name"
+TABLE_NOT_FOUND = _stable("table not found", 404)
+TOKEN_REQUIRED = _stable("seat token required", 403)
+WRONG_TOKEN = _stable("wrong seat token", 403)
+NOT_HOST = _stable("only the host can do this", 403)
+HINTS_OFF = _stable("hints are off at this table", 403)
+SEAT_TAKEN = _stable("seat taken", 409)
+TABLE_FULL = _stable("table is full", 409)
+TABLE_PLAYING = _stable("table is already playing", 409)
+TABLE_NOT_PLAYING = _stable("table is not playing", 409)
+NOT_IN_LOBBY = _stable("table has left the lobby", 409)
+NOT_A_PERSON = _stable("seat is not held by a person", 409)
+NOT_A_COMPUTER = _stable("seat is not held by the computer", 409)
+HOST_SEAT = _stable("the host keeps their seat", 409)
+INVALID_NAME = _stable("invalid name", 422)
 # What a refused name's error says in place of the schema's pattern (a page of invisible
 # characters nobody can read).
 NAME_RULE = ("a name has 1 to 20 characters once trimmed, none of them a control character, "
              "and is not blank")
 # The coach (scopone.web.coach).
-ROUND_NOT_FOUND = "round not found"
-MATCH_NOT_FOUND = "match not found"
-PERSON_NOT_FOUND = "person not found"
-NO_REVIEW = "review unavailable"
+ROUND_NOT_FOUND = _stable("round not found", 404)
+MATCH_NOT_FOUND = _stable("match not found", 404)
+PERSON_NOT_FOUND = _stable("person not found", 404)
+NO_REVIEW = _stable("review unavailable", 503)
 
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {
     400: "unreadable request framing (a Content-Length that is not a number)",
     403: "a seat token is missing or wrong, or the seat may not do this (not the host; "
          "a hint where the host allowed none)",
-    404: "unknown game or table",
+    404: "what the request names is not there (a game, a table, a round, a match, a person)",
     409: "well-formed but not allowed now (stale version, out of turn, illegal move...); "
          "carries the current game",
     413: "request body over the limit",
@@ -117,6 +128,16 @@ _RETRY_AFTER_DOC = {"Retry-After": {
     "description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
 
 
+def _described(status: int) -> str:
+    """What ``status`` means, and the ``detail`` messages it may carry (on any route).
+
+    >>> _described(413)
+    'request body over the limit. `detail`: "request body too large"'
+    """
+    texts = ", ".join(f'"{m}"' for m, s in MESSAGES.items() if s == status)
+    return f"{_MEANING[status]}. `detail`: {'one of ' if ',' in texts else ''}{texts}"
+
+
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` entries for these error statuses (a 503 with its
     ``Retry-After``).
@@ -128,7 +149,7 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """
     out: dict[int | str, dict[str, Any]] = {}
     for s in statuses:
-        out[s] = {"model": ErrorOut, "description": _MEANING[s]}
+        out[s] = {"model": ErrorOut, "description": _described(s)}
         if s == 503:
             out[s]["headers"] = _RETRY_AFTER_DOC
     return out

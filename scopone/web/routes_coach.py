@@ -30,7 +30,7 @@ PersonId = Annotated[str, Path(pattern=PERSON_PATTERN,
 RoundNumber = Annotated[int, Path(ge=1, le=1000, description="1 for the match's first round")]
 
 _UNKNOWN_PERSON: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut, "description": "unknown person"}}
+    404: {"model": ErrorOut, "description": f'unknown person. `detail`: "{e.PERSON_NOT_FOUND}"'}}
 
 games = APIRouter(prefix="/api/games", tags=["coach"], responses=documented(*EVERY_ROUTE))
 people = APIRouter(prefix="/api/people", tags=["coach"], responses=documented(*EVERY_ROUTE))

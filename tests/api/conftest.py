@@ -8,12 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scopone.engine import Match, Round, Rules, parse_cards
 from scopone.web import Settings, create_app
+from scopone.web.errors import MESSAGES
 from scopone.web.store import GameRecord, Store
 
 
@@ -123,10 +125,39 @@ def settings(tmp_path: Path, store_url: str) -> Settings:
     return make_settings(tmp_path, store_url)
 
 
+# The router's own answers to a path or method no operation has (not the app's messages).
+ROUTER_DETAILS = {404: "Not Found", 405: "Method Not Allowed"}
+
+
+def stable_detail(response: httpx.Response) -> None:
+    """Every refusal any API test provokes carries one of the stable messages, the one
+    documented under its status (``errors.MESSAGES``): a new message, or one answered with
+    another status, fails the test that met it."""
+    if response.status_code < 400 or response.status_code in (500, 501, 502, 504):
+        return
+    if not response.headers.get("content-type", "").startswith("application/json"):
+        return  # a page's 404
+    response.read()
+    if not response.content:
+        return  # HEAD: the headers alone
+    detail = response.json().get("detail")
+    if ROUTER_DETAILS.get(response.status_code) == detail:
+        return
+    assert MESSAGES.get(detail) == response.status_code, (
+        f"{response.request.method} {response.request.url.path}: {response.status_code} "
+        f"{detail!r} is not a stable message of that status (scopone/web/errors.py)")
+
+
+def client_of(app: FastAPI) -> TestClient:
+    client = TestClient(app)
+    client.event_hooks = {"request": [], "response": [stable_detail]}
+    return client
+
+
 @pytest.fixture
 def api(settings: Settings) -> Iterator[Api]:
     app = create_app(settings)
-    with TestClient(app) as client:
+    with client_of(app) as client:
         yield Api(client, app)
 
 
@@ -136,6 +167,6 @@ def api_factory(tmp_path: Path, store_url: str) -> Callable[..., Api]:
 
     def build(**kw: Any) -> Api:
         app = create_app(make_settings(tmp_path, store_url, **kw))
-        return Api(TestClient(app), app)
+        return Api(client_of(app), app)
 
     return build

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from scopone.web import create_app
 
-from .conftest import Api, make_settings
+from .conftest import Api, client_of, make_settings
 
 SECONDS_AT_MOST = 15.0  # the lock's 5 s and the statement's, with a loaded machine's margin
 
@@ -86,7 +85,7 @@ class _FileLocked:
 
 def _api(tmp_path: Path, store_url: str = "") -> Api:
     app = create_app(make_settings(tmp_path, store_url))
-    return Api(TestClient(app), app)
+    return Api(client_of(app), app)
 
 
 def test_a_row_locked_by_another_program_answers_503_in_seconds(
