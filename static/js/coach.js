@@ -187,13 +187,20 @@ export function installCoach(getState, options = {}) {
       written.hint = html;
     }
     box.hidden = !html;
-    $('btn-hint').setAttribute('aria-expanded', String(!box.hidden));
+    $('btn-hint').setAttribute('aria-expanded', String(shown('coach-hint')));
   }
 
   // ----- cards seen -----------------------------------------------------------------------
 
   function openSeen() {
-    if (!allows.seen() || coach.seenOpen) return;
+    if (!allows.seen()) return;
+    if (coach.seenOpen) {
+      // Open behind the hint (a phone with no room for both): it comes to the front, the
+      // hint going behind it; opened already, it is not counted again.
+      coach.last = 'seen';
+      afterRender();
+      return;
+    }
     coach.seenOpen = true;
     coach.last = 'seen';
     afterRender();
@@ -207,12 +214,12 @@ export function installCoach(getState, options = {}) {
 
   const closeSeen = () => closePanel('seenOpen', 'seen-panel', 'btn-seen');
 
-  const toggleSeen = () => (coach.seenOpen ? closeSeen() : openSeen());
+  const toggleSeen = () => (shown('seen-panel') ? closeSeen() : openSeen());
 
   function renderSeen(view) {
     const box = $('seen-panel');
-    $('btn-seen').setAttribute('aria-expanded', String(coach.seenOpen));
     box.hidden = !coach.seenOpen || !view || !allows.seen();
+    $('btn-seen').setAttribute('aria-expanded', String(shown('seen-panel')));
     if (box.hidden) return;
     const places = placesFromView(view);
     const design = getState().prefs.design;
@@ -251,7 +258,8 @@ export function installCoach(getState, options = {}) {
 
   // ----- the two panels: where they go, how they close -----------------------------------
 
-  const shown = (id) => !$(id).hidden;
+  // Open and in sight: not behind the other panel (placePanels, on a phone with no room for both).
+  const shown = (id) => !$(id).hidden && !$(id).classList.contains('behind');
   // The focus is in `box`, or nowhere (on the body): hiding `box` would lose it.
   const focusWithin = (box) => {
     const active = document.activeElement;
@@ -270,6 +278,9 @@ export function installCoach(getState, options = {}) {
   // An upright phone (scopone.css's layout of that width, not the one on its side): the table
   // keeps room under its cards for the whole of the cards seen (coach.css --seen-room).
   const UPRIGHT = window.matchMedia('(max-width: 640px) and ((orientation: portrait) or (min-height: 521px))');
+  // A phone on its side (scopone.css's layout of little height): while the cards seen is open
+  // the table spans the board's width and keeps room beside its cards for the whole of it.
+  const SIDE = window.matchMedia('(max-height: 520px) and (orientation: landscape)');
   // What a panel leaves in sight: the seats, the piles, the table's cards and the status line,
   // all between the bar and the hand (below which nothing goes).
   const IN_SIGHT = '.seat > *, .pile > *, #table-cards .card, #status-line > *';
@@ -286,6 +297,9 @@ export function installCoach(getState, options = {}) {
   const NEED = 200;
   const NEED_HINT_DESKTOP = 280; // the room a desktop's hint asks for: three moves, at its widest
   const WIDER_HINT = 600;
+  // On a phone the hint shows enough beside the cards seen with its best two moves, their
+  // margins and reasons (these moves' names are long); else the two panels take turns.
+  const HINT_ENOUGH = 180;
   const spots = {}; // where each open panel lies (page coordinates), kept while its part is free
   // Where `box` lay when last placed, in the window's coordinates (none once it was closed).
   const lay = (box) => spots[box.id] && { x: spots[box.id].x - window.scrollX, y: spots[box.id].y - window.scrollY };
@@ -301,8 +315,71 @@ export function installCoach(getState, options = {}) {
     const hint = $('coach-hint');
     const seen = $('seen-panel');
     for (const box of [hint, seen]) if (box.hidden) delete spots[box.id];
+    // Both open on a phone: placed together, unless then the cards seen would not show whole
+    // or the hint not enough of itself (QA: on a short upright phone the hint showed 65 to 94
+    // px of its 290 under the cards seen, over the piles). Then the one opened last takes the
+    // board's room and the other waits behind it (hidden, still open), shown again as it was
+    // when the one in front closes; its button or key brings it to the front. Decided when
+    // the pair, the one in front, the hint's text or the window's width changes (not its
+    // height, which a phone's address bar changes while the page scrolls), and kept
+    // meanwhile: tried anew on every render, the room kept for the hint would come and go.
+    const both = PHONE.matches && !hint.hidden && !seen.hidden;
+    const key = both ? [coach.last, written.hint, window.innerWidth, UPRIGHT.matches].join('|') : null;
+    if (key !== turns.key) {
+      turns.key = key;
+      turns.extra = 0;
+      setBehind(null);
+      if (hint.hidden && seen.hidden) return;
+      placeOnBoard(hint, seen);
+      const whole = (box) => box.scrollHeight <= box.clientHeight + 1;
+      if (both && !(whole(seen) && (whole(hint) || hint.clientHeight >= HINT_ENOUGH))) {
+        setBehind(coach.last === 'seen' ? hint : seen);
+        // The hint in front takes the cards seen's place (its part of the board, at its left).
+        if (turns.behind === seen && spots[seen.id]) spots[hint.id] = { ...spots[seen.id] };
+        placeFront(hint, seen);
+      }
+      return;
+    }
     if (hint.hidden && seen.hidden) return; // placed when one opens: no layout read per render
+    if (turns.behind) placeFront(hint, seen);
+    else placeOnBoard(hint, seen);
+  }
+
+  // Which panel waits behind the other (null: none), and the room the table keeps for the
+  // hint in front of the cards seen beyond the panel's own (an upright phone).
+  const turns = { key: null, behind: null, extra: 0 };
+
+  function setBehind(box) {
+    const was = turns.behind;
+    turns.behind = box;
+    for (const b of [$('coach-hint'), $('seen-panel')]) b.classList.toggle('behind', b === box);
+    $('btn-hint').setAttribute('aria-expanded', String(shown('coach-hint')));
+    $('btn-seen').setAttribute('aria-expanded', String(shown('seen-panel')));
+    // The focus in the panel going behind goes to the one in front (its Close, or its button).
+    if (box && box !== was && box.contains(document.activeElement)) {
+      const front = box.id === 'seen-panel' ? 'hint' : 'seen';
+      focusOn($(`${front}-close`) || $(`btn-${front}`));
+    }
+  }
+
+  // The panel in front alone. The hint in front of the cards seen on an upright phone shows
+  // whole: it lies where the cards seen lay, under the table's cards (and over the piles), and
+  // the table keeps room for all of it (the page scrolls if it must). The room follows the
+  // hint's height: what it lacks, and what the table had to spare (its row may be taller than
+  // it needs: growing the room by less moved nothing).
+  function placeFront(hint, seen) {
     placeOnBoard(hint, seen);
+    if (turns.behind !== seen || !UPRIGHT.matches) return;
+    for (let i = 0; i < 3; i += 1) {
+      const short = hint.scrollHeight - parseFloat(hint.style.maxHeight);
+      const table = rect($('table'));
+      const room = parseFloat($('table').style.getPropertyValue('--seen-room')) || 0;
+      const spare = Math.max(0, table.bottom - rect($('table-cards')).bottom - room - GAP);
+      const extra = Math.max(0, turns.extra + short + (short > 0 ? spare : 0));
+      if (Math.abs(extra - turns.extra) < 1) return;
+      turns.extra = extra;
+      placeOnBoard(hint, seen);
+    }
   }
 
   /**
@@ -326,7 +403,7 @@ export function installCoach(getState, options = {}) {
     const blocks = blocksOf(IN_SIGHT);
     const firm = PHONE.matches ? blocksOf(FIRM) : [];
     const boxes = coach.last === 'hint' ? [seen, hint] : [hint, seen];
-    for (const box of boxes.filter((b) => !b.hidden)) {
+    for (const box of boxes.filter((b) => !b.hidden && b !== turns.behind)) {
       let parts = freeParts(field, blocks);
       if (box === seen) {
         const whole = PHONE.matches ? [] : roomForPictures(seen, parts);
@@ -372,15 +449,26 @@ export function installCoach(getState, options = {}) {
   // wide or over the cards. The table keeps room under its cards for all of it (coach.css
   // --seen-room): its height at the board's width, that of the part it is then placed in, in
   // that language. The page scrolls rather than the panel where the window is too short even so.
+  // On a phone on its side it showed 35 to 63 px of itself (568 x 320, 640 x 360) in a strip
+  // beside the seats or under the table's cards: there the table spans the board while it is
+  // open, its cards at the left, and keeps room beside them for all of it: its height at the
+  // width from the cards to the board's right (coach.css). Measured as it shows, when it
+  // waits behind the hint too: the board stays as it was, and so does the panel when it returns.
   function reserveRoom(seen, board) {
     const table = $('table');
-    if (seen.hidden || !UPRIGHT.matches) {
+    const upright = UPRIGHT.matches;
+    if (seen.hidden || !(upright || SIDE.matches)) {
       table.style.removeProperty('--seen-room');
       return;
     }
     seen.classList.add('compact');
-    seen.style.width = `${Math.round(Math.min(board.width - 2 * GAP, WIDEST[seen.id]))}px`;
-    const room = `${seen.scrollHeight}px`;
+    seen.classList.remove('behind');
+    const cards = rect($('table-cards'));
+    const width = upright ? board.width - 2 * GAP : board.right - GAP - (cards.right + GAP);
+    seen.style.width = `${Math.round(Math.min(width, WIDEST[seen.id]))}px`;
+    const extra = upright && turns.behind === seen ? turns.extra : 0;
+    const room = `${Math.ceil(seen.scrollHeight + extra)}px`;
+    seen.classList.toggle('behind', turns.behind === seen);
     if (table.style.getPropertyValue('--seen-room') !== room) table.style.setProperty('--seen-room', room);
   }
 

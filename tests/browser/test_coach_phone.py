@@ -25,12 +25,13 @@ pytestmark = pytest.mark.browser
 PLAYABLE = "() => document.querySelector('#hand.playable') !== null"
 HINT_SHOWN = "() => document.querySelector('#hand .card.hinted') !== null"
 
-# What the open panels cover: each hand card's visible middle that is not the card itself
-# (not tappable there); every element of ``sight`` (table cards, seat parts, pile parts...) a
-# panel meets; how many panels lie over the bar or out of the window; and the two meeting.
+# What the open panels in sight cover (one waiting behind the other, ``.behind``, is out of
+# sight): each hand card's visible middle that is not the card itself (not tappable there);
+# every element of ``sight`` (table cards, seat parts, pile parts...) a panel meets; how many
+# panels lie over the bar or out of the window; and the two meeting.
 COVERED = """([sight, ids]) => {
   const panels = ids.map((id) => document.getElementById(id))
-    .filter((p) => !p.hidden).map((p) => p.getBoundingClientRect());
+    .filter((p) => !p.hidden && p.getClientRects().length).map((p) => p.getBoundingClientRect());
   const meets = (a, b) => a.left < b.right && b.left < a.right
     && a.top < b.bottom && b.top < a.bottom;
   const cards = [...document.querySelectorAll('#hand .card')];
@@ -97,7 +98,11 @@ def test_the_cards_seen_and_the_hint_leave_the_hand_and_the_board_in_sight(
     a tap while they are open. The cards seen leaves the seats and piles in sight; the hint,
     read while choosing, may lie over them where the board has no room for all of it
     otherwise (QA: upright, a third of it showed), never over the table's cards, the status
-    line or the hand."""
+    line or the hand.
+
+    On its side the cards seen now takes the table's room beside its cards, whole
+    (test_coach_phone_side.py), and beside it the hint would show 75 px of its 302: the hint
+    takes the board's room and the cards seen waits behind it, back when the hint goes."""
     page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3))
     page.wait_for_function(PLAYABLE)
     page.tap("#btn-seen")
@@ -107,12 +112,20 @@ def test_the_cards_seen_and_the_hint_leave_the_hand_and_the_board_in_sight(
     page.tap("#btn-hint")
     page.wait_for_function(HINT_SHOWN)
     assert page.is_visible("#hint-close")
+    both = device is PHONE
     found = covered(page, FIRM)
-    assert found == {"panels": 2, "hand": [], "board": [], "apart": True}, found
-    found = covered(page, panels=("seen-panel",))
-    assert found == {"panels": 1, "hand": [], "board": [], "apart": True}, found
+    assert found == {"panels": 2 if both else 1, "hand": [], "board": [], "apart": True}, found
+    assert page.is_visible("#seen-panel") is both
+    assert page.get_attribute("#btn-seen", "aria-expanded") == str(both).lower()
+    if both:
+        found = covered(page, panels=("seen-panel",))
+        assert found == {"panels": 1, "hand": [], "board": [], "apart": True}, found
+    else:
+        content, shown = page.eval_on_selector(
+            "#coach-hint", "e => [e.scrollHeight, e.clientHeight]")
+        assert shown >= min(content, 180), (content, shown)
     # Each panel's Close takes a finger's tap, though it looks 16 to 19 px high.
-    for close in ("#hint-close", "#seen-close"):
+    for close in ("#hint-close", "#seen-close") if both else ("#hint-close",):
         assert page.evaluate(TARGET_HEIGHT, close) >= 24, close
     name = "upright" if device is PHONE else "side"
     page.screenshot(path=str(ARTIFACTS / f"coach-phone-panels-{name}.png"))
@@ -125,6 +138,7 @@ def test_the_cards_seen_and_the_hint_leave_the_hand_and_the_board_in_sight(
     # The next turn's table (the hint has gone with its position): still nothing covered.
     assert page.is_visible("#seen-panel .seen-grid")
     assert_in_sight(page, 1)
+    assert page.evaluate(TARGET_HEIGHT, "#seen-close") >= 24
 
 
 def test_a_phones_hint_shows_whole(open_page: Callable[..., Any], server: Server) -> None:
@@ -387,3 +401,190 @@ def test_the_statistics_fit_a_phone(open_page: Callable[..., Any], server: Serve
     # The points' column is not named again by the title above it.
     column = page.inner_text("[aria-labelledby='h-points'] thead th:last-child")
     assert column == {"en": "Points", "it": "Punti", "de": "Punkte"}[lang]
+
+
+# A panel's box on the page (not the window): [left, top, width, height].
+PAGE_BOX = ("e => { const r = e.getBoundingClientRect();"
+            " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }")
+
+
+@pytest.mark.parametrize(("device", "lang"), [
+    pytest.param(SHORT_PHONE, "en", id="360x640-en"),
+    pytest.param(SHORT_PHONE, "de", id="360x640-de"),
+    pytest.param(IPHONE_8, "it", id="375x667-it"),
+    pytest.param(NARROW_PHONE, "en", id="360x740-en"),
+    pytest.param(IPHONE_SE, "en", id="320x568-en"),
+])
+def test_on_a_short_phone_the_hint_takes_the_place_of_the_cards_seen(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any],
+        lang: str) -> None:
+    """A hint opened beside the cards seen on a short upright phone showed 65 to 94 px of its
+    290 (360 x 640, 375 x 667), over the piles, its moves' margins and reasons cut off. Now it
+    takes the cards seen's place under the table's cards, whole (over the piles, the table
+    keeping room for the rest: the page scrolls if it must), never over the table's cards,
+    the status line or the hand; the cards seen waits behind it and comes back as it was,
+    where it was, when the hint closes. Where both show, beside each other, the hint its best
+    two moves at least (390 x 844), they still do (the test above)."""
+    page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3),
+                     prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-seen")
+    page.wait_for_selector("#seen-panel .seen-card")
+    where = page.eval_on_selector("#seen-panel", PAGE_BOX)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    assert page.is_hidden("#seen-panel") and page.is_visible("#hint-close")
+    assert page.get_attribute("#btn-seen", "aria-expanded") == "false"
+    content, shown = page.eval_on_selector("#coach-hint", "e => [e.scrollHeight, e.clientHeight]")
+    assert content <= shown + 1, (content, shown)
+    hint = page.eval_on_selector("#coach-hint", PAGE_BOX)
+    assert abs(hint[1] - where[1]) <= 1 and hint[0] == where[0], (hint, where)
+    assert page.locator("#coach-hint .hint-options li").count() == 3
+    # Scrolled to its end, the hand is in the window, every card tappable.
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    found = covered(page, FIRM)
+    assert found == {"panels": 1, "hand": [], "board": [], "apart": True}, found
+    width, tall = device["viewport"]["width"], device["viewport"]["height"]
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-hint-over-seen-{lang}-{width}x{tall}.png"),
+                    full_page=True)
+    page.tap("#hint-close")
+    page.wait_for_selector("#coach-hint", state="hidden")
+    assert page.is_visible("#seen-panel .seen-grid")
+    assert page.get_attribute("#btn-seen", "aria-expanded") == "true"
+    assert page.eval_on_selector("#seen-panel", PAGE_BOX) == where
+    assert page.evaluate("document.documentElement.scrollHeight") == height
+    content, shown = page.eval_on_selector("#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
+    assert content <= shown + 1, (content, shown)
+    assert_in_sight(page, 1)
+
+
+# Each seat's name at the top, with its lines counted on its text alone (the dealer's dot, a
+# smaller character, has a box of its own): its text's lines and box, the dot's box (its
+# middle must lie in the name's line) and the name's size.
+NAME_BOXES = """() => [3, 2, 1].map((seat) => {
+  const name = document.querySelector(`#seat-${seat} .seat-name`);
+  const range = document.createRange();
+  range.selectNodeContents(name.firstChild);
+  const boxes = [...range.getClientRects()].filter((r) => r.width);
+  const dot = name.querySelector('.dealer')?.getBoundingClientRect();
+  const box = { left: Math.min(...boxes.map((r) => r.left)),
+                right: Math.max(...boxes.map((r) => r.right)),
+                top: Math.min(...boxes.map((r) => r.top)),
+                bottom: Math.max(...boxes.map((r) => r.bottom)) };
+  return { text: name.textContent.trim(), lines: new Set(boxes.map((r) => Math.round(r.top))).size,
+           box: dot ? { left: Math.min(box.left, dot.left), right: Math.max(box.right, dot.right),
+                        top: box.top, bottom: box.bottom } : box,
+           dotInLine: !dot || (dot.top + dot.bottom) / 2 > box.top
+             && (dot.top + dot.bottom) / 2 < box.bottom,
+           font: parseFloat(getComputedStyle(name).fontSize) };
+})"""
+
+
+@pytest.mark.parametrize("lang", ["it", "en", "de"])
+@pytest.mark.parametrize("dealer", [3, 1], ids=["left-deals", "right-deals"])
+def test_the_seat_names_take_one_line_at_320_px(
+        open_page: Callable[..., Any], server: Server, lang: str, dealer: int) -> None:
+    """At 320 x 568 the columns of the seats at the sides are 108 px wide: the Italian names
+    took two lines ("Avversario a sinistra ●" three), "Right opponent" two, "Left opponent ●"
+    and "Gegner links ●" two. Now each name takes one line, whole, at 11 px, the dealer's dot
+    in it; no name meets another (the Italian opponents' names reach over the middle columns,
+    the partner's name a line lower) or the window's edge. The same with the cards seen open
+    (the seats laid out otherwise then)."""
+    page = open_page(IPHONE_SE, game=server.insert(HANDS, TABLE, dealer=dealer),
+                     prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(PLAYABLE)
+    for panel in ("closed", "open"):
+        if panel == "open":
+            page.tap("#btn-seen")
+            page.wait_for_selector("#seen-panel .seen-card")
+        names = page.evaluate(NAME_BOXES)
+        assert [n["lines"] for n in names] == [1, 1, 1], (panel, names)
+        assert all(n["dotInLine"] and n["font"] >= 11 for n in names), (panel, names)
+        boxes = [n["box"] for n in names]
+        assert boxes[0]["left"] >= 0 and boxes[-1]["right"] <= 320, (panel, boxes)
+        for a, b in ((0, 1), (1, 2), (0, 2)):
+            apart = (boxes[a]["right"] + 2 <= boxes[b]["left"]
+                     or boxes[a]["bottom"] + 2 <= boxes[b]["top"]
+                     or boxes[b]["bottom"] + 2 <= boxes[a]["top"])
+            assert apart, (panel, names[a], names[b])
+        page.screenshot(path=str(ARTIFACTS / f"coach-phone-seats-{lang}-320-{dealer}-{panel}.png"),
+                        clip={"x": 0, "y": page.evaluate(
+                            "document.getElementById('board').getBoundingClientRect().top"),
+                              "width": 320, "height": 90})
+
+
+@pytest.mark.parametrize(("device", "lang"), [
+    pytest.param(IPHONE_SE, "de", id="320x568-de"),
+    pytest.param(IPHONE_SE, "it", id="320x568-it"),
+    pytest.param(IPHONE_SE, "en", id="320x568-en"),
+    pytest.param(SHORT_PHONE, "de", id="360x640-de"),
+    pytest.param(IPHONE_8, "de", id="375x667-de"),
+])
+def test_every_rank_of_the_cards_seen_fits_its_cell(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any],
+        lang: str) -> None:
+    """Beside the German legend the grid's cells were 12.5 px wide at 320 px (14 at 360, 16 at
+    375), and a 10 (15 px) overflowed its cell; in Italian at 320 too. Now the tens' column is
+    wider where the cells are narrow: every rank fits its cell, at 11 px or more."""
+    page = open_page(device, game=mid_round(server, *TABLE_OF[6]),
+                     prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-seen")
+    page.wait_for_selector("#seen-panel .seen-card")
+    ranks = page.eval_on_selector_all(
+        "#seen-panel .seen-rank",
+        "els => els.map((e) => [e.textContent, e.clientWidth, e.scrollWidth,"
+        " parseFloat(getComputedStyle(e).fontSize)])")
+    assert len(ranks) == 50
+    assert [r for r in ranks if r[2] > r[1] or r[3] < 11] == [], ranks
+    # The columns of the counts under the grid are those of its ranks.
+    lefts = page.evaluate(
+        "() => [...document.querySelectorAll('#seen-panel .seen-suit')].map((row) =>"
+        " [...row.querySelectorAll('.seen-rank')]"
+        ".map((e) => Math.round(e.getBoundingClientRect().left)))")
+    assert all(row == lefts[0] for row in lefts), lefts
+    content, shown = page.eval_on_selector("#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
+    assert content <= shown + 1 and content <= 120, (content, shown)
+
+
+# The table's cards: the tops of their rows, how much of each shows (up to the next one) and
+# whether they all lie in the table.
+TABLE_ROW = """() => {
+  const rects = [...document.querySelectorAll('#table-cards .card')]
+    .map((c) => c.getBoundingClientRect());
+  const table = document.getElementById('table').getBoundingClientRect();
+  return { rows: new Set(rects.map((r) => Math.round(r.top))).size,
+           shown: rects.map((r, i) => Math.min(r.right, i + 1 < rects.length ? rects[i + 1].left
+             : r.right) - r.left),
+           inside: rects.every((r) => r.left >= table.left && r.right <= table.right) };
+}"""
+CROWDED_HANDS = ["5D 7D 3C 6C 8C 9C", "1D 2D 3D 4D 6D 8D", "5C 7C 1S 3S 4S 7S", "2B 3B 4B 5B 6B 7B"]
+
+
+@pytest.mark.parametrize("table", ["1C 1B 4C 2S 8S", "1C 1B 4C 2S 8S 9B",
+                                   "1C 1B 4C 2S 8S 9B 10D 10C",
+                                   "1C 1B 4C 2S 8S 9B 10D 10C 8B 9S"],
+                         ids=["5", "6", "8", "10"])
+def test_the_tables_cards_take_one_row_at_320_px(
+        open_page: Callable[..., Any], server: Server, table: str) -> None:
+    """At 320 x 568 five cards on the table and more lay in two rows, the table a row of
+    cards (99 px) taller and the page with it. Now they lie in one row, overlapping like the
+    hand's where they must, each card's index in sight (26 px of each of ten), a tap on what
+    shows of a card finding it."""
+    page = open_page(IPHONE_SE, game=server.insert(CROWDED_HANDS, table))
+    page.wait_for_function(PLAYABLE)
+    n = len(table.split())
+    assert page.locator("#table-cards .card").count() == n
+    row = page.evaluate(TABLE_ROW)
+    assert row["rows"] == 1 and row["inside"], row
+    assert min(row["shown"]) >= 25, row
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-table-320-{n}.png"), full_page=True)
+    # A tap on what shows of each card (a capture to choose) finds that card.
+    hits = page.evaluate("""() => [...document.querySelectorAll('#table-cards .card')]
+      .map((c, i, all) => {
+        const r = c.getBoundingClientRect();
+        const right = i + 1 < all.length ? all[i + 1].getBoundingClientRect().left : r.right;
+        const hit = document.elementFromPoint((r.left + right) / 2, r.top + 20);
+        return hit?.closest('.card') === c; })""")
+    assert all(hits), hits
