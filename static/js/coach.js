@@ -48,14 +48,17 @@ const ALWAYS = () => true;
 /**
  * options: `api` ({hint, cardsSeen, review}(view...) -> Promise), `allows` ({hint, seen,
  * review}() -> whether that part is offered now; hidden and its key ignored otherwise),
- * `positionOf(view)` (a hint stays shown while this is the same; default the version) and
- * `seatLabel(lang, seat)` (a seat of the review's plays; default as seen from seat 0).
+ * `positionOf(view)` (a hint stays shown while this is the same; default the version),
+ * `seatLabel(lang, seat)` (a seat of the review's plays; default as seen from seat 0) and
+ * `reviewed(view)` (the view whose last finished round R reviews: the last match's final one,
+ * at a table whose rematch has no round over yet; default `view`).
  */
 export function installCoach(getState, options = {}) {
   const api = options.api || SOLO;
   const allows = { hint: ALWAYS, seen: ALWAYS, review: ALWAYS, ...(options.allows || {}) };
   const positionOf = options.positionOf || ((view) => view.version);
   const seatLabel = options.seatLabel || seatName;
+  const reviewed = options.reviewed || ((view) => view);
   const coach = {
     hint: null, // {version, move, options, hints_used} for the view it was asked in
     hintBusy: false,
@@ -585,7 +588,7 @@ export function installCoach(getState, options = {}) {
     const r = coach.review;
     const view = getState().view;
     try {
-      if (r && view && r.round >= 1) {
+      if (r && view && r.round >= 1 && !r.earlier) {
         sessionStorage.setItem(KEPT, JSON.stringify({ id: view.id, round: r.round, step: r.step }));
       } else sessionStorage.removeItem(KEPT);
     } catch {
@@ -605,9 +608,11 @@ export function installCoach(getState, options = {}) {
 
   async function openReview(step = 0) {
     if (!allows.review()) return;
-    const view = getState().view;
+    const view = reviewed(getState().view);
     const round = lastFinishedRound(view);
-    coach.review = { round, data: null, failed: false, step, opener: document.activeElement };
+    // The last match's (a rematch begun since): its title says so; a reload does not keep it.
+    const earlier = view !== getState().view;
+    coach.review = { round, earlier, data: null, failed: false, step, opener: document.activeElement };
     coach.reviewDirty = true;
     keepReview();
     afterRender();
@@ -666,7 +671,7 @@ export function installCoach(getState, options = {}) {
     const r = coach.review;
     box.hidden = !r;
     if (!r) return;
-    const title = `<h2 id="review-title">${esc(r.round < 1 ? tr('review') : tr('reviewTitle', { n: r.round }))}</h2>`;
+    const title = `<h2 id="review-title">${esc(r.round < 1 ? tr('review') : tr(r.earlier ? 'reviewTitleEarlier' : 'reviewTitle', { n: r.round }))}</h2>`;
     const closeBtn = `<button type="button" id="review-close">${esc(tr('close'))}</button>`;
     let body;
     if (r.round < 1) body = `<p>${esc(tr('noRound'))}</p>`;
@@ -771,7 +776,7 @@ export function installCoach(getState, options = {}) {
     $('btn-seen').hidden = !allows.seen();
     $('btn-review').textContent = tr('review');
     $('btn-review').hidden = !allows.review();
-    $('btn-review').disabled = lastFinishedRound(view) < 1;
+    $('btn-review').disabled = lastFinishedRound(reviewed(view)) < 1;
     if ($('link-stats')) $('link-stats').textContent = tr('stats');
     renderHint(view);
     renderSeen(view);

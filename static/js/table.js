@@ -3,7 +3,7 @@
 
 import { DESIGNS, installSprite } from './cards.js';
 import { stamp, turnClock } from './clock.js';
-import { installCoach } from './coach.js';
+import { installCoach, lastFinishedRound } from './coach.js';
 import { bindHands, handKey } from './hands.js';
 import { LANGS, LANG_NAMES, browserLang, seatName, t } from './i18n.js';
 import { tt } from './i18n-tables.js';
@@ -48,6 +48,7 @@ const state = {
   plainName: (pos) => plainName(pos),
   pairNames: null,
   watching: false, // a spectator: no seat, no hand
+  endedMatch: null, // the view a match ended on, once a rematch began (its last round's review)
 };
 
 function loadPrefs() {
@@ -155,6 +156,12 @@ async function drain() {
 
 function take(tv, view, openSummary = true) {
   const old = state.table;
+  // The match a rematch ended, as its last view showed it: its final round stays reviewable
+  // (R) while the new match has none over (the server keeps that round until then).
+  const before = state.view;
+  if (before && view && before.status === 'match_over' && view.match === before.match + 1) {
+    state.endedMatch = before;
+  }
   state.table = tv;
   if (!keepsChoice(state.sel, view)) state.sel = null;
   state.view = view;
@@ -378,6 +385,8 @@ const coachUi = installCoach(() => state, {
   },
   // A hint holds while the game has not moved on (a mere presence change keeps it).
   positionOf: (view) => `${view.round_number}:${view.history.length}:${view.hand.join()}`,
+  reviewed: (view) => (view && lastFinishedRound(view) < 1 && state.endedMatch
+    && state.endedMatch.match === view.match - 1 ? state.endedMatch : view),
   // The review names table seats; the board names them from the viewer's seat.
   seatLabel: (lang, seat) => (seat === me() ? seatName(lang, 0) : plainName(place(seat, me()))),
 });

@@ -8,21 +8,32 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP
-from .test_tables import TableServer, in_sync, people, tserver  # noqa: F401  (fixtures)
+from .test_tables import Person, TableServer, in_sync, people, tserver  # noqa: F401  (fixtures)
 
 REVIEW_STEP = "#review #review-step"
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round(
-        tserver: TableServer, people: Any) -> None:  # noqa: F811
-    srv = tserver
+@dataclass
+class Ended:
+    """A table of Anna (the host) and three computers whose match is over on Anna's page."""
+
+    code: str
+    auth: dict[str, str]
+    anna: Person
+    version: int  # the table's, at the match's end
+    last: int  # the match's last round
+    dealt: dict[int, set[str]]  # Anna's cards in each round
+
+
+def match_over(srv: TableServer, people: Any) -> Ended:  # noqa: F811
     r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
                                            "away_seconds": None, "target": 11})
     assert r.status_code == 201, r.text
@@ -33,9 +44,7 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
     assert r.status_code == 200, r.text
     anna = people(DESKTOP, f"{srv.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
-
-    # Anna plays the match out through the API (quick), her page following; the cards she was
-    # dealt in each round, by round.
+    # Anna plays the match out through the API (quick), her page following.
     rng = random.Random(11)
     dealt: dict[int, set[str]] = {}
     for _ in range(3000):
@@ -56,10 +65,24 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
             in_sync(anna, view["version"] + 1)
     else:
         raise AssertionError("the match did not end")
-    last = game["round_number"]
     in_sync(anna, view["version"])
+    anna.page.wait_for_selector("#summary-go:visible:has-text('Rematch')")
+    return Ended(code, auth, anna, view["version"], game["round_number"], dealt)
+
+
+def reviewed_hand(page: Any) -> set[str]:
+    """Anna's hand before the review's step shown."""
+    return set(page.eval_on_selector_all("#review .review-step .review-hand .mini",
+                                         "els => els.map(e => e.dataset.code)"))
+
+
+def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    srv = tserver
+    ended = match_over(srv, people)
+    code, auth, anna, last = ended.code, ended.auth, ended.anna, ended.last
     page = anna.page
-    page.wait_for_selector("#summary-go:visible:has-text('Rematch')")
+    view = {"version": ended.version}
 
     # The review's request leaves the page before the rematch reaches it, and arrives at the
     # server after the rematch (another tab of the host's, say, started it).
@@ -78,9 +101,8 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
     page.wait_for_selector(REVIEW_STEP)
     assert asked and asked[0].endswith(f"/rounds/{last}/review?match=1"), asked
     assert page.inner_text("#review-title") == f"Review of round {last}"
-    shown = set(page.eval_on_selector_all("#review .review-step .review-hand .mini",
-                                          "els => els.map(e => e.dataset.code)"))
-    assert shown and shown <= dealt[last]
+    shown = reviewed_hand(page)
+    assert shown and shown <= ended.dealt[last]
     # The new match reaches the page; the review stays open on the round it was asked for.
     page.wait_for_function("() => document.body.dataset.phase === 'playing'"
                            " && document.getElementById('score-a').textContent === '0'")
@@ -145,3 +167,45 @@ def test_the_persons_clock_shows_in_the_review_while_it_hides_the_board(
     page.wait_for_selector("#review-turn", state="detached")  # at the clock's next tick
     assert page.locator("#turn-clock").inner_text().endswith(" left to play")
     anna.check()
+
+
+def test_after_a_rematch_r_reviews_the_last_matchs_final_round_until_a_round_is_over(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """The host started the rematch before Anna opened the review: R (and its button) still
+    reviews the match's final round, titled as the last match's, until the new match has a
+    round over (the server keeps that round until then)."""
+    srv = tserver
+    ended = match_over(srv, people)
+    page = ended.anna.page
+    r = srv.http.post(f"/api/tables/{ended.code}/rematch", headers=ended.auth,
+                      json={"version": ended.version})
+    assert r.status_code == 200, r.text
+    page.wait_for_function("() => document.body.dataset.phase === 'playing'"
+                           " && document.getElementById('summary').hidden")
+    assert page.is_enabled("#btn-review")
+    page.keyboard.press("r")
+    page.wait_for_selector(REVIEW_STEP)
+    assert page.inner_text("#review-title") == \
+        f"Review of round {ended.last} of the last match"
+    shown = reviewed_hand(page)
+    assert shown and shown <= ended.dealt[ended.last]
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#review", state="hidden")
+    # The new match's first round over: R reviews it.
+    token = ended.auth["Authorization"].split()[1]
+    for _ in range(200):
+        view = srv.view(ended.code, token)
+        if view["game"]["status"] == "round_over":
+            break
+        if view["game"]["status"] == "your_turn":
+            r = srv.http.post(f"/api/tables/{ended.code}/moves", headers=ended.auth,
+                              json={"version": view["version"], **view["game"]["legal"][0]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            in_sync(ended.anna, view["version"] + 1)
+    in_sync(ended.anna, view["version"])
+    page.wait_for_function("() => document.body.dataset.status === 'round_over'")
+    page.keyboard.press("r")
+    page.wait_for_selector(REVIEW_STEP)
+    assert page.inner_text("#review-title") == "Review of round 1"
+    ended.anna.check()
