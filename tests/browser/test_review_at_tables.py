@@ -14,7 +14,13 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP
-from .test_tables import Person, TableServer, in_sync, people, tserver  # noqa: F401  (fixtures)
+from .test_tables import (  # noqa: F401  (fixtures)
+    Person,
+    TableServer,
+    host_plays,
+    people,
+    tserver,
+)
 
 REVIEW_STEP = "#review #review-step"
 
@@ -33,41 +39,28 @@ class Ended:
     dealt: dict[int, set[str]]  # Anna's cards in each round
 
 
-def match_over(srv: TableServer, people: Any) -> Ended:  # noqa: F811
+def anna_alone(srv: TableServer, people: Any, **options: Any) -> tuple[str, str, Person]:  # noqa: F811
+    """A table of Anna (the host) and three computers, started, on Anna's page: its code,
+    Anna's token, Anna."""
     r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
-                                           "away_seconds": None, "target": 11})
+                                           **options})
     assert r.status_code == 201, r.text
     code, token = r.json()["table"]["code"], r.json()["token"]
-    auth = {"Authorization": f"Bearer {token}"}
     r = srv.http.post(f"/api/tables/{code}/start", json={"version": r.json()["table"]["version"]},
-                      headers=auth)
+                      headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200, r.text
     anna = people(DESKTOP, f"{srv.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
-    # Anna plays the match out through the API (quick), her page following.
-    rng = random.Random(11)
+    return code, token, anna
+
+
+def match_over(srv: TableServer, people: Any) -> Ended:  # noqa: F811
+    code, token, anna = anna_alone(srv, people, away_seconds=None, target=11)
     dealt: dict[int, set[str]] = {}
-    for _ in range(3000):
-        view = srv.view(code, token)
-        game = view["game"]
-        if game["status"] == "match_over":
-            break
-        if game["status"] == "your_turn":
-            dealt.setdefault(game["round_number"], set()).update(game["hand"])
-            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
-                              json={"version": view["version"], **rng.choice(game["legal"])})
-            assert r.status_code in (200, 409), r.text
-        elif game["status"] == "round_over":
-            r = srv.http.post(f"/api/tables/{code}/next-round", headers=auth,
-                              json={"version": view["version"]})
-            assert r.status_code in (200, 409), r.text
-        else:
-            in_sync(anna, view["version"] + 1)
-    else:
-        raise AssertionError("the match did not end")
-    in_sync(anna, view["version"])
+    view = host_plays(srv, code, token, anna, "match_over", random.Random(11), dealt)
     anna.page.wait_for_selector("#summary-go:visible:has-text('Rematch')")
-    return Ended(code, auth, anna, view["version"], game["round_number"], dealt)
+    return Ended(code, {"Authorization": f"Bearer {token}"}, anna, view["version"],
+                 view["game"]["round_number"], dealt)
 
 
 def reviewed_hand(page: Any) -> set[str]:
@@ -82,7 +75,6 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
     ended = match_over(srv, people)
     code, auth, anna, last = ended.code, ended.auth, ended.anna, ended.last
     page = anna.page
-    view = {"version": ended.version}
 
     # The review's request leaves the page before the rematch reaches it, and arrives at the
     # server after the rematch (another tab of the host's, say, started it).
@@ -91,7 +83,7 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
     def rematch_first(route: Any) -> None:
         if not asked:
             r = srv.http.post(f"/api/tables/{code}/rematch", headers=auth,
-                              json={"version": view["version"]})
+                              json={"version": ended.version})
             assert r.status_code == 200, r.text
         asked.append(route.request.url)
         route.continue_()
@@ -116,31 +108,10 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
 def test_the_persons_clock_shows_in_the_review_while_it_hides_the_board(
         tserver: TableServer, people: Any) -> None:  # noqa: F811
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
-                                           "away_seconds": 30, "target": 21})
-    assert r.status_code == 201, r.text
-    code, token = r.json()["table"]["code"], r.json()["token"]
+    code, token, anna = anna_alone(srv, people, away_seconds=30, target=21)
     auth = {"Authorization": f"Bearer {token}"}
-    r = srv.http.post(f"/api/tables/{code}/start", json={"version": r.json()["table"]["version"]},
-                      headers=auth)
-    assert r.status_code == 200, r.text
-    anna = people(DESKTOP, f"{srv.url}/t/{code}",
-                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
     page = anna.page
-    for _ in range(200):  # Anna's cards through the API, her page following
-        view = srv.view(code, token)
-        game = view["game"]
-        if game["status"] == "round_over":
-            break
-        if game["status"] == "your_turn":
-            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
-                              json={"version": view["version"], **game["legal"][0]})
-            assert r.status_code in (200, 409), r.text
-        else:
-            in_sync(anna, view["version"] + 1)
-    else:
-        raise AssertionError("the round did not end")
-    in_sync(anna, view["version"])
+    view = host_plays(srv, code, token, anna, "round_over")
     page.wait_for_function("() => document.body.dataset.status === 'round_over'")
     page.keyboard.press("r")
     page.wait_for_selector(REVIEW_STEP)
@@ -192,18 +163,7 @@ def test_after_a_rematch_r_reviews_the_last_matchs_final_round_until_a_round_is_
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
     # The new match's first round over: R reviews it.
-    token = ended.auth["Authorization"].split()[1]
-    for _ in range(200):
-        view = srv.view(ended.code, token)
-        if view["game"]["status"] == "round_over":
-            break
-        if view["game"]["status"] == "your_turn":
-            r = srv.http.post(f"/api/tables/{ended.code}/moves", headers=ended.auth,
-                              json={"version": view["version"], **view["game"]["legal"][0]})
-            assert r.status_code in (200, 409), r.text
-        else:
-            in_sync(ended.anna, view["version"] + 1)
-    in_sync(ended.anna, view["version"])
+    host_plays(srv, ended.code, ended.auth["Authorization"].split()[1], ended.anna, "round_over")
     page.wait_for_function("() => document.body.dataset.status === 'round_over'")
     page.keyboard.press("r")
     page.wait_for_selector(REVIEW_STEP)

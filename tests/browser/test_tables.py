@@ -173,6 +173,37 @@ def play_until(srv: TableServer, code: str, anna: Person, tokens: dict[int, str]
     raise AssertionError("it never came to that")
 
 
+def host_plays(srv: TableServer, code: str, token: str, host: Person, until: str,
+               rng: random.Random | None = None,
+               dealt: dict[int, set[str]] | None = None) -> dict[str, Any]:
+    """The host's cards (a random legal move with ``rng``, else the first) and next rounds
+    through the API, the computers' played by the server, until the host's view has status
+    ``until`` ("round_over" or "match_over"), shown on the host's page: that view. ``dealt``
+    collects the host's cards by round."""
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(3000):
+        view = srv.view(code, token)
+        game = view["game"]
+        if game["status"] == until:
+            in_sync(host, view["version"])
+            return view
+        assert game["status"] != "match_over", "the match ended first"
+        if game["status"] == "your_turn":
+            if dealt is not None:
+                dealt.setdefault(game["round_number"], set()).update(game["hand"])
+            move = rng.choice(game["legal"]) if rng else game["legal"][0]
+            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
+                              json={"version": view["version"], **move})
+            assert r.status_code in (200, 409), r.text
+        elif game["status"] == "round_over":
+            r = srv.http.post(f"/api/tables/{code}/next-round", headers=auth,
+                              json={"version": view["version"]})
+            assert r.status_code in (200, 409), r.text
+        else:
+            in_sync(host, view["version"] + 1)  # a computer's card, on the host's page
+    raise AssertionError(f"never {until}")
+
+
 def hand(page: Any) -> list[str]:
     return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
 
@@ -580,26 +611,7 @@ def test_the_host_hands_a_seat_to_the_computer_and_starts_a_rematch(tserver: Tab
     assert anna.page.locator("#board-note").is_hidden()
 
     # Anna plays the match out (through the API: quick), her page following.
-    auth = {"Authorization": f"Bearer {anna_token}"}
-    rng = random.Random(4)
-    for _ in range(2000):
-        view = srv.view(code, anna_token)
-        game = view["game"]
-        if game["status"] == "match_over":
-            break
-        if game["status"] == "your_turn":
-            r = srv.http.post(f"/api/tables/{code}/moves", headers=auth,
-                              json={"version": view["version"], **rng.choice(game["legal"])})
-            assert r.status_code in (200, 409), r.text
-        elif game["status"] == "round_over":
-            r = srv.http.post(f"/api/tables/{code}/next-round", headers=auth,
-                              json={"version": view["version"]})
-            assert r.status_code in (200, 409), r.text
-        else:
-            in_sync(anna, view["version"] + 1)
-    else:
-        raise AssertionError("the match did not end")
-    in_sync(anna, view["version"])
+    game = host_plays(srv, code, anna_token, anna, "match_over", random.Random(4))["game"]
     anna.page.wait_for_selector("#summary-go:visible:has-text('Rematch')")
     in_sync(bea, srv.view(code)["version"])
     bea.page.wait_for_selector("#summary:not([hidden])")
