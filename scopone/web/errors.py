@@ -98,7 +98,9 @@ NO_REVIEW = _stable("review unavailable", 503)
 
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {
-    400: "unreadable request framing (a Content-Length that is not a number)",
+    400: "unreadable request framing (a Content-Length that is not a number; `scopone serve`'s "
+         "HTTP server refuses most such requests itself, before the app: a 400 in plain text, "
+         "not JSON)",
     403: "a seat token is missing or wrong, or the seat may not do this (not the host; "
          "a hint where the host allowed none)",
     404: "what the request names is not there (a game, a table, a round, a match, a person)",

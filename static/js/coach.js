@@ -68,6 +68,7 @@ export function installCoach(getState, options = {}) {
     last: null, // 'hint' or 'seen': the panel opened last, which Esc closes first
     review: null, // {round, data|null, failed, step}
     reviewDirty: false, // redrawn only when it changed, so focus inside it stays put
+    reviewDrawnFor: null, // the language and match it was drawn for: either changed, drawn again
     summaryNote: null, // {round, text} shown in the round summary
   };
   const written = { hint: '', seen: '' }; // the panels' last HTML, not rewritten unchanged
@@ -574,6 +575,13 @@ export function installCoach(getState, options = {}) {
     return api.review(view, round);
   }
 
+  /** A review of a table's match that a rematch has since followed (opened before or after
+   * the new match came): its title says so; a reload does not keep it. */
+  function earlierMatch(r) {
+    const view = getState().view;
+    return r.match !== undefined && Boolean(view) && view.match !== r.match;
+  }
+
   // An open review outlives a reload of the page (this tab only): which game (a table's code on
   // the table page), which round, which step. Reopened by the first view of that game.
   const KEPT = 'scopone.review';
@@ -588,7 +596,7 @@ export function installCoach(getState, options = {}) {
     const r = coach.review;
     const view = getState().view;
     try {
-      if (r && view && r.round >= 1 && !r.earlier) {
+      if (r && view && r.round >= 1 && !earlierMatch(r)) {
         sessionStorage.setItem(KEPT, JSON.stringify({ id: view.id, round: r.round, step: r.step }));
       } else sessionStorage.removeItem(KEPT);
     } catch {
@@ -610,9 +618,8 @@ export function installCoach(getState, options = {}) {
     if (!allows.review()) return;
     const view = reviewed(getState().view);
     const round = lastFinishedRound(view);
-    // The last match's (a rematch begun since): its title says so; a reload does not keep it.
-    const earlier = view !== getState().view;
-    coach.review = { round, earlier, data: null, failed: false, step, opener: document.activeElement };
+    coach.review = { round, match: view && view.match, data: null, failed: false, step,
+      opener: document.activeElement };
     coach.reviewDirty = true;
     keepReview();
     afterRender();
@@ -671,18 +678,26 @@ export function installCoach(getState, options = {}) {
     const r = coach.review;
     box.hidden = !r;
     if (!r) return;
-    const title = `<h2 id="review-title">${esc(r.round < 1 ? tr('review') : tr(r.earlier ? 'reviewTitleEarlier' : 'reviewTitle', { n: r.round }))}</h2>`;
+    const title = `<h2 id="review-title">${esc(r.round < 1 ? tr('review') : tr(earlierMatch(r) ? 'reviewTitleEarlier' : 'reviewTitle', { n: r.round }))}</h2>`;
     const closeBtn = `<button type="button" id="review-close">${esc(tr('close'))}</button>`;
     let body;
     if (r.round < 1) body = `<p>${esc(tr('noRound'))}</p>`;
     else if (r.failed) body = `<p>${esc(tr('reviewFailed'))}</p>`;
     else if (!r.data) body = `<p class="review-loading" aria-busy="true">${esc(tr('reviewLoading'))}</p>`;
     else body = reviewBody(r);
+    // Drawn anew under the person's focus (a rematch came, the language changed): it stays on
+    // the same control, or on the review itself, never on the page behind it.
+    const active = document.activeElement;
+    const focused = active && active !== box && box.contains(active) ? active.id || '' : null;
     box.innerHTML = `<div class="review-panel">${title}${body}<div class="review-nav">${
       r.data && r.data.plays.length ? `<button type="button" id="review-prev" ${r.step === 0 ? 'disabled' : ''}>${esc(tr('prev'))}</button>
       <button type="button" id="review-next" ${r.step >= r.data.plays.length - 1 ? 'disabled' : ''}>${esc(tr('next'))}</button>` : ''}
       ${closeBtn}</div></div>`;
     box.setAttribute('aria-labelledby', 'review-title');
+    if (focused !== null) {
+      const again = focused && $(focused);
+      (again && !again.disabled ? again : box).focus({ preventScroll: true });
+    }
   }
 
   /** Who made a play of the round: the seat's name (or the person's who held it until the
@@ -769,6 +784,13 @@ export function installCoach(getState, options = {}) {
   function afterRender() {
     const state = getState();
     const view = state.view;
+    // The review is drawn only when it changed: a switch of language, or a rematch under it
+    // (its title then says it is the last match's), is such a change.
+    const drawnFor = `${lang()}|${view ? view.match : ''}`;
+    if (coach.reviewDrawnFor !== drawnFor) {
+      coach.reviewDrawnFor = drawnFor;
+      coach.reviewDirty = true;
+    }
     $('btn-hint').textContent = tr('hint');
     $('btn-hint').hidden = !allows.hint();
     $('btn-hint').disabled = !view || view.status !== 'your_turn';

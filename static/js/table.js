@@ -14,7 +14,7 @@ import { place, seatAt, turnGame } from './seats.js';
 import { cardWaits, offered, serversFault } from './resend.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
-import { announceRound, isViewers, playText, showPlay } from './show.js';
+import { isViewers, playText, showPlay } from './show.js';
 import { cleanName, copyInvite, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const STORE_PREFS = 'scopone.prefs';
@@ -557,7 +557,8 @@ let spoken = '';
 function speakTurn() {
   const view = state.view;
   if (!view || isOver(view)) return;
-  const key = `${view.round_number}:${view.history.length}:${view.turn}`;
+  // Said again in a language just chosen (the switch's own news: QA helper-58).
+  const key = `${state.prefs.lang}:${view.round_number}:${view.history.length}:${view.turn}`;
   if (key === spoken) return;
   spoken = key;
   const text = view.status === 'your_turn'
@@ -596,9 +597,10 @@ function bind() {
   $('set-lang').addEventListener('change', (e) => {
     state.prefs.lang = e.target.value;
     savePrefs();
+    // What a screen reader last heard was in the old language: the turn is said again in
+    // the new one (speakTurn, #turn-live); the last play's words, in the old, go.
+    $('announce').textContent = '';
     paint();
-    // What a screen reader last heard was in the old language: the turn again, in the new one.
-    if (state.view) announceRound(state, state.view);
   });
   $('lobby-table').addEventListener('click', (event) => {
     const open = event.target.closest('button.open-seat');

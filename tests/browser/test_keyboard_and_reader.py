@@ -156,8 +156,12 @@ def test_switching_the_language_at_a_table_says_the_turn_again_in_it(
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
     page = anna.page
     page.wait_for_function("() => document.body.dataset.status === 'your_turn'")
+    turn = "() => document.getElementById('turn-live').textContent"
+    assert page.evaluate(turn) == "Your turn, Anna."
     page.select_option("#set-lang", "it")
-    assert page.evaluate(SAID) == "Smazzata 1. Tocca a te: scegli una carta"
+    # The table's turn region says it (once: the other region's last play, in English, goes).
+    assert page.evaluate(turn) == "Tocca a te, Anna."
+    assert page.evaluate(SAID) == ""
     anna.check()
 
 

@@ -92,14 +92,16 @@ def test_the_last_rounds_review_asked_for_as_the_rematch_starts_shows_that_round
     page.keyboard.press("r")  # the summary offers the review (R)
     page.wait_for_selector(REVIEW_STEP)
     assert asked and asked[0].endswith(f"/rounds/{last}/review?match=1"), asked
-    assert page.inner_text("#review-title") == f"Review of round {last}"
+    # (Named the last match's once the rematch has reached the page, which may be before.)
+    assert page.inner_text("#review-title").startswith(f"Review of round {last}")
     shown = reviewed_hand(page)
     assert shown and shown <= ended.dealt[last]
-    # The new match reaches the page; the review stays open on the round it was asked for.
+    # The new match reaches the page; the review stays open on the round it was asked for,
+    # its title now saying it is the last match's.
     page.wait_for_function("() => document.body.dataset.phase === 'playing'"
                            " && document.getElementById('score-a').textContent === '0'")
     assert page.locator(REVIEW_STEP).is_visible()
-    assert page.inner_text("#review-title") == f"Review of round {last}"
+    assert page.inner_text("#review-title") == f"Review of round {last} of the last match"
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
     anna.check()  # no request refused (the 404 of before), no console error
@@ -138,6 +140,28 @@ def test_the_persons_clock_shows_in_the_review_while_it_hides_the_board(
     page.wait_for_selector("#review-turn", state="detached")  # at the clock's next tick
     assert page.locator("#turn-clock").inner_text().endswith(" left to play")
     anna.check()
+
+
+def test_a_review_open_as_the_rematch_comes_keeps_the_focus_and_names_the_last_match(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Drawn anew for the new match (its title), the review keeps the person's focus on the
+    control it was on (QA helper-58 saw the title unchanged)."""
+    srv = tserver
+    ended = match_over(srv, people)
+    page = ended.anna.page
+    page.keyboard.press("r")
+    page.wait_for_selector(REVIEW_STEP)
+    assert page.inner_text("#review-title") == f"Review of round {ended.last}"
+    page.focus("#review-next")
+    r = srv.http.post(f"/api/tables/{ended.code}/rematch", headers=ended.auth,
+                      json={"version": ended.version})
+    assert r.status_code == 200, r.text
+    page.wait_for_function("t => document.getElementById('review-title').textContent === t",
+                           arg=f"Review of round {ended.last} of the last match")
+    assert page.evaluate("() => document.activeElement.id") == "review-next"
+    page.keyboard.press("Enter")  # the next play, as before the rematch
+    page.wait_for_function("() => !document.getElementById('review-prev').disabled")
+    ended.anna.check()
 
 
 def test_after_a_rematch_r_reviews_the_last_matchs_final_round_until_a_round_is_over(
