@@ -486,13 +486,7 @@ class CoachService:
                 "settebello": seen.settebello, "opened": int(counts.get("seen", 0)),
                 "hints_used": hints_used(counts)}
 
-    def _trace(self, rec: GameRecord, number: int, seat: int,
-               parts: dict[str, Any] | None = None) -> dict[str, Any]:
-        if parts is not None and parts is not coach_meta(rec):  # a match before a rematch
-            kept: dict[str, Any] | None = parts["traces"].get(str(number))
-            if kept is None:
-                raise e.NotFound(e.ROUND_NOT_FOUND)
-            return kept
+    def _trace(self, rec: GameRecord, number: int, seat: int) -> dict[str, Any]:
         m = rec.match
         current = m.round_number
         if number == current and not m.round.is_over:
@@ -516,7 +510,12 @@ class CoachService:
         (``match_number``; the one before a rematch keeps its last round only)."""
         match = match_number(rec) if match is None else match
         parts = match_parts(rec, match)
-        trace = self._trace(rec, number, seat, parts)
+        if match == match_number(rec):
+            trace = self._trace(rec, number, seat)
+        else:  # the match before a rematch: its last round only, over
+            trace = parts["traces"].get(str(number))
+            if trace is None:
+                raise e.NotFound(e.ROUND_NOT_FOUND)
         key = f"{number}:{seat}"
         cached = parts.get("reviews", {}).get(key)
         if cached is None:

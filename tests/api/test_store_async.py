@@ -5,8 +5,10 @@ rules as the synchronous store's, the loop free meanwhile, failures observed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from scopone.web.store import GameRecord, ObservedStore, PersonRecord, open_stor
 from scopone.web.store.offloop import OffLoop
 
 from .aio import run_alone
+from .cutline import CutLine
 
 
 def _record(code: str | None = None) -> GameRecord:
@@ -39,6 +42,20 @@ class _Ticks:
 
     async def __aexit__(self, *exc: object) -> None:
         self._task.cancel()
+
+
+@contextlib.contextmanager
+def _through_a_line(pg_url: str) -> Iterator[tuple[CutLine, ObservedStore, OffLoop]]:
+    """A store whose connections go through a line the test can hang (``CutLine``), with the
+    calls of the loop made on it: the line answers again, and both close, after."""
+    line = CutLine(pg_url)
+    store = ObservedStore(open_store(line.url))
+    try:
+        yield line, store, OffLoop(store)
+    finally:
+        line.answer()
+        store.close()
+        line.close()
 
 
 def test_the_awaited_calls_answer_as_the_store_does(pg_url: str) -> None:
@@ -330,17 +347,12 @@ def test_a_postgresql_that_hangs_holds_the_loop_a_moment_and_is_judged_away(
         NoAnswer,
     )
 
-    from .cutline import CutLine
-
     answer = 1.5
     monkeypatch.setattr(Answering, "answer_seconds", answer)  # the probe's thread
     monkeypatch.setattr(AsyncAnswering, "answer_seconds", answer)
-    line = CutLine(pg_url)
-    store = ObservedStore(open_store(line.url))
-    db = OffLoop(store)
     rec = _record()
 
-    async def scenario() -> None:
+    async def scenario(line: CutLine, store: ObservedStore, db: OffLoop) -> None:
         await db.open()
         try:
             await db.insert(rec)
@@ -376,11 +388,8 @@ def test_a_postgresql_that_hangs_holds_the_loop_a_moment_and_is_judged_away(
             line.answer()
             await db.close()
 
-    try:
-        run_alone(scenario())
-    finally:
-        store.close()
-        line.close()
+    with _through_a_line(pg_url) as through:
+        run_alone(scenario(*through))
 
 
 def test_a_ping_hears_of_a_postgresql_that_hangs_within_its_own_two_seconds(
@@ -394,14 +403,9 @@ def test_a_ping_hears_of_a_postgresql_that_hangs_within_its_own_two_seconds(
 
     from scopone.web.store.postgres_answer import AT_ONCE_ANSWER_SECONDS
 
-    from .cutline import CutLine
-
     ping_seconds = 2.0  # ``postgres_answer.PING_ANSWER_SECONDS``
-    line = CutLine(pg_url)
-    store = ObservedStore(open_store(line.url))
-    db = OffLoop(store)
 
-    async def scenario() -> None:
+    async def scenario(line: CutLine, store: ObservedStore, db: OffLoop) -> None:
         await db.open()
         try:
             assert await db.ping()  # the loop's connection held
@@ -426,11 +430,8 @@ def test_a_ping_hears_of_a_postgresql_that_hangs_within_its_own_two_seconds(
             line.answer()
             await db.close()
 
-    try:
-        run_alone(scenario())
-    finally:
-        store.close()
-        line.close()
+    with _through_a_line(pg_url) as through:
+        run_alone(scenario(*through))
 
 
 def test_a_call_cancelled_with_its_request_is_no_warning_and_leaves_the_pool_whole(

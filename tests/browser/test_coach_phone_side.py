@@ -13,6 +13,7 @@ from .test_coach_phone import (
     FIRM,
     HINT_SHOWN,
     OUT_OF_WINDOW,
+    PAGE_BOX,
     PLAYABLE,
     SEEN_PARTS,
     TABLE_OF,
@@ -124,9 +125,7 @@ def test_on_its_side_the_hint_and_the_cards_seen_take_turns(
     page.tap("#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     seen_shows_whole(page)
-    box = ("e => { const r = e.getBoundingClientRect();"
-           " return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }")
-    where = page.eval_on_selector("#seen-panel", box)
+    where = page.eval_on_selector("#seen-panel", PAGE_BOX)
     page.tap("#btn-hint")
     page.wait_for_function(HINT_SHOWN)
     assert page.is_hidden("#seen-panel") and page.is_visible("#hint-close")
@@ -144,7 +143,7 @@ def test_on_its_side_the_hint_and_the_cards_seen_take_turns(
     page.tap("#hint-close")
     page.wait_for_selector("#coach-hint", state="hidden")
     assert page.is_visible("#seen-panel")
-    assert page.eval_on_selector("#seen-panel", box) == where
+    assert page.eval_on_selector("#seen-panel", PAGE_BOX) == where
     seen_shows_whole(page)
     # The hint again (the same one), then the cards seen to the front by its key; Esc closes
     # it, and the hint is back.
