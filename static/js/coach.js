@@ -87,6 +87,13 @@ export function installCoach(getState, options = {}) {
       ? ` <span class="why">${parts.join('<span class="why-dot" aria-hidden="true"> ·</span> ')}</span>` : '';
   }
 
+  // A move as small cards, its rank and suit sign each (the cards seen's signs), for a phone's
+  // hint (coach.css): three moves' names take 200 px there, more than a short phone's board
+  // leaves it; the names are still read out (the move's words, visually hidden there).
+  const chip = (c) => `<span class="move-card">${c.slice(0, -1)}<svg viewBox="0 0 40 40" focusable="false"><use href="#suit-${c.slice(-1)}"/></svg></span>`;
+  const moveCards = (m) => `<span class="opt-cards" aria-hidden="true">${chip(m.card)}${
+    m.capture.length ? `<span class="opt-takes">→</span>${m.capture.map(chip).join('')}` : ''}</span>`;
+
   /** One move of a hint's or a judged play's list: the move, its margin, its reasons under
    * them; in a review, the move played is marked as the person's (listed after the best few
    * when it is not among them). */
@@ -94,7 +101,7 @@ export function installCoach(getState, options = {}) {
     const mine = played !== null && sameMove(o, played);
     const yours = mine ? ` <span class="yours">${esc(tr('yourPlay'))}</span>` : '';
     const cls = [top && 'top', mine && 'mine'].filter(Boolean).join(' ');
-    return `<li${cls ? ` class="${cls}"` : ''}><span class="opt">${esc(moveText(o))}${yours}</span> <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span>${whyHtml(o.reasons)}</li>`;
+    return `<li${cls ? ` class="${cls}"` : ''}><span class="opt">${esc(moveText(o))}${yours}</span>${moveCards(o)} <span class="margin">${esc(tr('margin', { m: signed(lang(), o.margin) }))}</span>${whyHtml(o.reasons)}</li>`;
   }
 
   // ----- hint -----------------------------------------------------------------------------
@@ -178,7 +185,7 @@ export function installCoach(getState, options = {}) {
       const short = forced ? '' : `<strong class="hint-short">${esc(tr('hint'))}</strong>`;
       html = `<div class="panel-head"><p class="hint-best${forced ? ' forced' : ''}"><strong class="hint-long">${esc(best)}</strong>${short}${whyHtml(h.reasons)}</p>
         <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
-        ${forced ? '' : `<p class="hint-sub">${esc(tr('hintMargins'))}</p><ol class="hint-options">${rows}</ol>
+        ${forced ? '' : `<p class="hint-sub"><span class="hint-long">${esc(tr('hintMargins'))}</span><span class="hint-short">${esc(tr('hintMarginsShort'))}</span></p><ol class="hint-options">${rows}</ol>
         <p class="hint-sub hint-free">${esc(tr('hintFree'))}</p>`}`;
     } else if (coach.hintOpen && coach.hintBusy) {
       html = esc(tr('hintThinking'));

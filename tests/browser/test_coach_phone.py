@@ -459,6 +459,59 @@ def test_on_a_short_phone_the_hint_takes_the_place_of_the_cards_seen(
     assert_in_sight(page, 1)
 
 
+
+# Each move of the hint's list: the small cards' rank and suit (the sign each shows), how many
+# lines they take, whether they and the move's margin lie inside the panel's visible part; and
+# the move's words, still there for a screen reader.
+HINT_MOVES = """() => {
+  const box = document.getElementById('coach-hint').getBoundingClientRect();
+  const inside = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; };
+  return [...document.querySelectorAll('#coach-hint .hint-options li')].map((li) => {
+    const chips = [...li.querySelectorAll('.opt-cards .move-card')];
+    const tops = new Set(chips.map((c) => Math.round(c.getBoundingClientRect().top)));
+    const sign = (c) => c.querySelector('use').getAttribute('href').slice(-1);
+    return { cards: chips.map((c) => c.textContent + sign(c)), lines: tops.size,
+             inside: inside(li.querySelector('.opt-cards')) && inside(li.querySelector('.margin')),
+             words: li.querySelector('.opt').textContent,
+             wordsShown: li.querySelector('.opt').getBoundingClientRect().width > 1 };
+  });
+}"""
+
+
+@pytest.mark.parametrize("device", [
+    pytest.param(IPHONE_SE, id="320x568"),
+    pytest.param(SHORT_PHONE, id="360x640"),
+    pytest.param(PHONE, id="390x844"),
+])
+def test_a_phones_hint_names_each_move_in_small_cards(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any]) -> None:
+    """On a short upright phone the hint alone showed 81 to 116 px of its 272 to 302, the best
+    move's margin cut off under its three lines of names (320 x 568, 360 x 640), and on a tall
+    one 205 of 272. Now each move is one line of small cards, rank and suit sign (its words
+    still read out, out of sight), its margin beside it, the explanation of the margins one
+    line: the best move and its margin show on every phone, and the whole hint on a tall one."""
+    page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3))
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    moves = page.evaluate(HINT_MOVES)
+    best = codes(page, "#hand .card.hinted") + codes(page, "#table-cards .card.hinted")
+    assert moves[0]["cards"] == best, (moves[0], best)
+    assert moves[0]["inside"], moves[0]
+    assert all(m["lines"] == 1 and not m["wordsShown"] for m in moves), moves
+    assert moves[0]["words"] == "Jack of Cups taking Ace of Cups, Four of Cups, Two of Swords" \
+        " and Ace of Clubs", moves[0]
+    assert page.inner_text("#coach-hint .hint-sub") == \
+        "Margin at the round\u2019s end, us \u2212 them:"
+    if device is PHONE:
+        content, shown = page.eval_on_selector(
+            "#coach-hint", "e => [e.scrollHeight, e.clientHeight]")
+        assert content <= shown + 1, (content, shown)
+    assert_accessible(page, f"hint in small cards {device['viewport']}")
+    width, tall = device["viewport"]["width"], device["viewport"]["height"]
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-hint-cards-{width}x{tall}.png"))
+
 # Each seat's name at the top, with its lines counted on its text alone (the dealer's dot, a
 # smaller character, has a box of its own): its text's lines and box, the dot's box (its
 # middle must lie in the name's line) and the name's size.
