@@ -32,6 +32,13 @@ RETRIES = 5
 #: A change of a table for the token's seat; one that finds nothing to change (it was made
 #: meanwhile, by another request or process) returns False, and nothing is stored.
 Change = Callable[[GameRecord, dict[str, Any], int | None], bool | None]
+#: Who may make a change at all (``table.require_host``, ``seated``): raises 403 for anyone else.
+Allowed = Callable[[dict[str, Any], int | None], object]
+
+
+def seated(table: dict[str, Any], seat: int | None) -> int:
+    """Any person at the table (a spectator may not play nor deal)."""
+    return t.require_seat(seat)
 
 
 class TableService:
@@ -128,11 +135,14 @@ class TableService:
     async def _change(self, code: str, token: str | None, version: int | None,
                       change: Change, *, game_changed: bool = False,
                       card_played: bool = False,
-                      seats_changed: bool | None = None) -> TableView:
+                      seats_changed: bool | None = None,
+                      allowed: Allowed | None = None) -> TableView:
         """Applies ``change(rec, table, seat)`` for the token's seat and stores it. With a
-        ``version``, an older one gets 409. When another process stored the table between the
-        load and the write, the change is made again on a fresh copy (where a version that is
-        stale now gets its 409).
+        ``version``, an older one gets 409; before that, ``allowed(table, seat)`` refuses
+        (403) a caller who may not make this change at all, whatever the version (a
+        spectator's card, a friend's rematch are refused as such, not as stale). When another
+        process stored the table between the load and the write, the change is made again on
+        a fresh copy (where a version that is stale now gets its 409).
 
         A change of the game (a card, a deal) is judged against the game's own last change
         (``game_version``), not the table's: a version a person read before someone merely
@@ -147,6 +157,8 @@ class TableService:
             for _ in range(RETRIES):
                 rec, table = await self.load(code)
                 seat = t.seat_of_token(table, token)
+                if allowed is not None:
+                    allowed(table, seat)
                 # Before the first deal (the start) there is no game to judge against.
                 settled = int(table.get("settled_version", rec.version))
                 oldest = int(table.get("game_version", settled)) if game_changed else settled
@@ -196,12 +208,11 @@ class TableService:
 
     async def start(self, code: str, version: int, token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
-            t.require_host(table, you)
             t.start(table, time.time())
 
         # The free seats become computers: a change of the seats as well as the game's.
         return await self._change(code, token, version, change, game_changed=True,
-                                  seats_changed=True)
+                                  seats_changed=True, allowed=t.require_host)
 
     async def move(self, code: str, req: TableMoveIn, token: str | None) -> TableView:
         card, capture = parse_move(req.card, req.capture)
@@ -214,11 +225,10 @@ class TableService:
             table["seats"][seat]["away"] = False  # a move of one's own: back at the table
 
         return await self._change(code, token, req.version, change, game_changed=True,
-                                  card_played=True)
+                                  card_played=True, allowed=seated)
 
     async def next_round(self, code: str, version: int, token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
-            t.require_seat(you)
             if table["phase"] != "playing":
                 raise e.Conflict(e.TABLE_NOT_PLAYING)
             if rec.match.winner is not None:
@@ -228,30 +238,28 @@ class TableService:
             rec.match.next_round()
             t.dealt(table)
 
-        return await self._change(code, token, version, change, game_changed=True)
+        return await self._change(code, token, version, change, game_changed=True,
+                                  allowed=seated)
 
     async def to_computer(self, code: str, seat: int, version: int,
                           token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
-            t.require_host(table, you)
             if seat == table["host"]:
                 raise e.Conflict(e.HOST_SEAT)
             playing = table["phase"] == "playing"
             t.to_computer(table, seat, len(rec.match.round.history or ()) if playing else 0)
 
-        return await self._change(code, token, version, change)
+        return await self._change(code, token, version, change, allowed=t.require_host)
 
     async def open_seat(self, code: str, seat: int, version: int,
                         token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
-            t.require_host(table, you)
             t.open_seat(table, seat)
 
-        return await self._change(code, token, version, change)
+        return await self._change(code, token, version, change, allowed=t.require_host)
 
     async def rematch(self, code: str, version: int, token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> None:
-            t.require_host(table, you)
             if table["phase"] != "playing" or rec.match.winner is None:
                 raise e.Conflict(e.TABLE_PLAYING if table["phase"] == "playing"
                                  else e.TABLE_NOT_PLAYING)
@@ -259,7 +267,8 @@ class TableService:
             new_match(rec)
             t.dealt(table)
 
-        return await self._change(code, token, version, change, game_changed=True)
+        return await self._change(code, token, version, change, game_changed=True,
+                                  allowed=t.require_host)
 
     async def back(self, code: str, token: str | None) -> TableView:
         def change(rec: GameRecord, table: dict[str, Any], you: int | None) -> bool:

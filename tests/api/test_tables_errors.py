@@ -103,6 +103,26 @@ def test_only_the_host_starts_hands_seats_and_rematches(api: Any) -> None:
     assert _view(api, code) == before
 
 
+@pytest.mark.parametrize("version", ["stale", "future"])
+def test_who_may_not_act_is_refused_as_such_whatever_the_version(api: Any, version: str) -> None:
+    """QA: a friend asking for a rematch, or a spectator playing a card, with an old version
+    got 409 "stale version" (and a table to retry with), as if up to date they might."""
+    code, tokens = _table(api, people=2, start=True)
+    before = _view(api, code)
+    c = api.client
+    v = before["version"] - 1 if version == "stale" else before["version"] + 5
+    card = {"card": _view(api, code, tokens[0])["game"]["hand"][0], "capture": []}
+    for path in ("start", "rematch", "seats/1/computer", "seats/3/open"):
+        _refused(c.post(f"/api/tables/{code}/{path}", json={"version": v},
+                        headers=auth(tokens[1])), 403, "only the host can do this")
+        _refused(c.post(f"/api/tables/{code}/{path}", json={"version": v}), 403,
+                 "seat token required")
+    _refused(c.post(f"/api/tables/{code}/moves", json={"version": v, **card}), 403,
+             "seat token required")
+    _refused(c.post(f"/api/tables/{code}/next-round", json={"version": v}), 403,
+             "seat token required")
+    assert _view(api, code) == before
+
 def test_seats_taken_full_and_playing_are_409(api: Any) -> None:
     code, tokens = _table(api, people=2)
     c = api.client
