@@ -99,6 +99,21 @@ class EventStream(StreamingResponse):
             self.on_close()
 
 
+#: An event stream's headers: never cached, never buffered by a proxy.
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+
+
+async def _no_events() -> AsyncIterator[bytes]:
+    return
+    yield b""  # a generator that ends at once
+
+
+def headers_only() -> EventStream:
+    """A stream's answer to a ``HEAD`` (``head.head_only``): its status and headers, no viewer
+    counted present, no computer played for it."""
+    return EventStream(_no_events(), headers=STREAM_HEADERS)
+
+
 #: How long a spectators' event, once built, is sent as it is to the table's other spectators
 #: of the same version: a version reaches all its streams within milliseconds, and the turn
 #: clock's seconds in it must not age by more than this.

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, status
 
 from .errors import EVERY_ROUTE, documented, json_errors
-from .events import EventStream, event_schema, resume_from
+from .events import STREAM_HEADERS, EventStream, event_schema, headers_only, resume_from
+from .head import head_only
 from .schemas import GameCreate, GamePatch, GameView, MoveIn, Speed, VersionIn
 from .schemas_coach import PERSON_HEADER_PATTERN
 from .service import GameService
@@ -85,11 +86,12 @@ async def game_events(request: Request, game_id: str, service: Service,
     seen = resume_from(last_event_id, after)
     if seen > view.version:
         seen = -1  # a version the game never had: the page gets the game now
+    if head_only(request):
+        return headers_only()  # a HEAD is no page following the game: no computer plays
     driver: SoloDriver = request.app.state.solo
     max_seconds: float = request.app.state.settings.events_max_seconds
     stream = solo_events(service, driver, game_id, speed, seen, max_seconds)
-    return EventStream(stream, headers={"Cache-Control": "no-store",
-                                        "X-Accel-Buffering": "no"})
+    return EventStream(stream, headers=STREAM_HEADERS)
 
 
 @router.post("/{game_id}/moves", response_model=GameView, operation_id="play_move",

@@ -11,7 +11,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, status
 
 from .errors import EVERY_ROUTE, documented, json_errors
-from .events import EventStream, Presence, event_schema, resume_from, table_events
+from .events import (
+    STREAM_HEADERS,
+    EventStream,
+    Presence,
+    event_schema,
+    headers_only,
+    resume_from,
+    table_events,
+)
+from .head import head_only
 from .schemas import VersionIn
 from .schemas_tables import SeatIn, SeatTaken, TableCreate, TableMoveIn, TableView
 from .table import seat_of_token
@@ -159,6 +168,8 @@ async def events(request: Request, code: Code, tables: Tables,
     token = bearer(authorization)
     rec, table = await tables.load(code)
     seat = seat_of_token(table, token)
+    if head_only(request):
+        return headers_only()  # a HEAD (a monitor, curl -I) is no viewer: nobody comes online
     presence: Presence = request.app.state.presence
     max_seconds: float = request.app.state.settings.events_max_seconds
     seen = resume_from(last_event_id, after)
@@ -172,5 +183,4 @@ async def events(request: Request, code: Code, tables: Tables,
     tables.on_change(rec.id)
     leave = await presence.enter(rec.id, seat)
     stream = table_events(tables, presence, rec.id, seat, token, seen, max_seconds)
-    return EventStream(stream, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-                       on_close=leave)
+    return EventStream(stream, headers=STREAM_HEADERS, on_close=leave)

@@ -104,6 +104,12 @@ def test_nobody_following_the_computers_wait_and_a_page_starts_them(
     # No stream open: many paces pass and no computer plays (as a page closed leaves it).
     time.sleep(50 * FAST)
     assert live.http.get(f"/api/games/{game['id']}").json()["version"] == game["version"]
+    # A HEAD of the stream (a monitor, curl -I) is no page following: nobody plays either.
+    r = httpx.head(f"{live.base}/api/games/{game['id']}/events?speed=fast", timeout=5)
+    assert r.status_code == 200 and r.content == b""
+    assert not live.app.state.solo.followed(game["id"])
+    time.sleep(50 * FAST)
+    assert live.http.get(f"/api/games/{game['id']}").json()["version"] == game["version"]
     stream = _follow(live, game["id"])
     try:
         view = stream.wait(lambda v: v["status"] == "your_turn" and v["history"])

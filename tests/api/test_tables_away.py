@@ -4,6 +4,7 @@ play in time; the seat stays theirs, the others see them away until they are bac
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -309,9 +310,21 @@ def test_a_person_whose_connection_drops_has_time_to_come_back_and_play(
 
 def test_head_on_an_event_stream_ends_with_its_headers(live: LiveServer) -> None:
     # Served as the GET it stands for, the stream would run to nobody for five minutes.
-    code, _ = _two_people(live)
+    code, (_, carla) = _two_people(live)
+    before = live.http.get(f"/api/tables/{code}").json()
     r = httpx.head(f"{live.base}/api/tables/{code}/events", timeout=T)
     assert r.status_code == 200 and r.content == b""
     assert r.headers["content-type"].startswith("text/event-stream")
+    # With a seat's token it changes nothing either (QA: the seat came online and went
+    # offline again, two new versions for every viewer, from a monitor's HEAD).
+    r = httpx.head(f"{live.base}/api/tables/{code}/events", headers=auth(carla), timeout=T)
+    assert r.status_code == 200 and r.content == b""
+    time.sleep(0.3)
+    after = live.http.get(f"/api/tables/{code}").json()
+    assert after["version"] == before["version"], (before["version"], after["version"])
+    assert not after["seats"][2]["connected"]
+    # A token of no seat is still refused as the GET would refuse it.
+    r = httpx.head(f"{live.base}/api/tables/{code}/events", headers=auth("x" * 43), timeout=T)
+    assert r.status_code == 403 and r.content == b""
     r = httpx.head(f"{live.base}/healthz", timeout=T)
     assert r.status_code == 200 and r.content == b""
