@@ -19,3 +19,13 @@ export function personId() {
   localStorage.setItem(STORE_PERSON, id);
   return id;
 }
+
+/** Whether `id` is a person's id as this browser makes them. */
+export const isPersonId = (id) => typeof id === 'string' && VALID.test(id);
+
+/** This browser takes `id` for its person (a statistics link from another device): its
+ * next matches count to that person's statistics. */
+export function adoptPerson(id) {
+  if (!isPersonId(id)) throw new Error(`not a person id: ${id}`);
+  localStorage.setItem(STORE_PERSON, id);
+}

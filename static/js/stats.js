@@ -3,7 +3,7 @@
 import { ApiError, call } from './api.js';
 import { browserLang } from './i18n.js';
 import { ct } from './coach-text.js';
-import { knownPerson } from './person.js';
+import { adoptPerson, isPersonId, knownPerson } from './person.js';
 import { rulesUrl } from './site.js';
 
 const $ = (id) => document.getElementById(id);
@@ -67,8 +67,83 @@ function render(s) {
         <div id="fig-seen">${esc(tr('seenOpened'))}<b>${s.cards_seen}</b></div>
       </div></section>
     <section aria-labelledby="h-accuracy" id="accuracy-chart"><h2 id="h-accuracy">${esc(tr('accuracyOverTime'))}</h2>${chart}</section>
+    ${carrySection()}
     <section><button type="button" id="btn-clear">${esc(tr('clear'))}</button> <span id="clear-note" role="status"></span></section>`;
   $('btn-clear').addEventListener('click', clear);
+  $('btn-copy').addEventListener('click', copyLink);
+}
+
+// ----- the statistics on another device -----------------------------------------------------
+// No login: the person is this browser's random id (person.js). A private link carries it to
+// another device in its fragment (#person=…), which a browser never sends to a server nor in a
+// referrer; opened there, that browser takes the id once the person says so, and its next
+// matches count to the same figures.
+const CARRY = /^#person=([0-9a-f]{32,64})$/;
+const carryLink = (id) => `${window.location.origin}/stats#person=${id}`;
+
+function carrySection() {
+  return `<section aria-labelledby="h-carry"><details id="carry"><summary><h2 id="h-carry">${esc(tr('carryTitle'))}</h2></summary>
+    <p>${esc(tr('carryText'))}</p>
+    <p class="carry-row"><input id="carry-link" type="text" readonly value="${esc(carryLink(knownPerson()))}" aria-label="${esc(tr('carryLink'))}">
+      <button type="button" id="btn-copy">${esc(tr('copy'))}</button></p>
+    <p id="copy-note" role="status"></p></details></section>`;
+}
+
+async function copyLink() {
+  const input = $('carry-link');
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch { /* no clipboard here (a page served over plain HTTP but on this machine) */ }
+  if (!copied) {
+    input.focus();
+    input.select();
+  }
+  $('copy-note').textContent = tr(copied ? 'copied' : 'copyByHand');
+}
+
+async function statsOf(id) {
+  try {
+    return await call('GET', `/api/people/${id}/stats`);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) console.warn(err);
+    return null;
+  }
+}
+
+/** The link's fragment gone from the address, so a reload or a bookmark does not ask again. */
+function forgetLink() {
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+}
+
+/** Asks whether this device takes the link's person; true when the page shows something. */
+async function offer(linked) {
+  const [theirs, mine] = [await statsOf(linked), knownPerson() && await statsOf(knownPerson())];
+  if (!theirs || theirs.rounds < 1) {
+    forgetLink();
+    return false;
+  }
+  const own = mine && mine.rounds > 0
+    ? `<p>${esc(tr('offerReplaces', { n: mine.rounds }))}</p>` : '';
+  $('stats').innerHTML = `<section id="carry-offer" aria-labelledby="h-offer">
+    <h2 id="h-offer" tabindex="-1">${esc(tr('offerTitle'))}</h2>
+    <p>${esc(tr('offerText', { n: theirs.rounds }))}</p>${own}
+    <p><button type="button" id="btn-adopt">${esc(tr('adopt'))}</button>
+    <button type="button" id="btn-keep">${esc(tr('keep'))}</button></p></section>`;
+  $('btn-adopt').addEventListener('click', () => {
+    adoptPerson(linked);
+    forgetLink();
+    render(theirs);
+    $('stats').insertAdjacentHTML('afterbegin', `<section><p id="carry-done" role="status">${esc(tr('adopted'))}</p></section>`);
+  });
+  $('btn-keep').addEventListener('click', async () => {
+    forgetLink();
+    await showOwn();
+    $('stats-title').focus();
+  });
+  $('h-offer').focus();
+  return true;
 }
 
 async function clear() {
@@ -90,19 +165,24 @@ async function load() {
   $('back-link').textContent = tr('backToGame');
   $('rules-link').textContent = tr('rulesLink');
   $('rules-link').href = rulesUrl(lang);
-  const id = knownPerson();
-  let data = null;
-  if (id) {
-    try {
-      data = await call('GET', `/api/people/${id}/stats`);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 404)) console.warn(err);
+  const linked = CARRY.exec(window.location.hash)?.[1];
+  if (linked && linked === knownPerson()) forgetLink(); // this device's own link
+  const offered = linked && isPersonId(linked) && linked !== knownPerson() && await offer(linked);
+  if (!offered) {
+    await showOwn();
+    if (linked && linked !== knownPerson()) {
+      $('stats').insertAdjacentHTML('afterbegin', `<section><p id="carry-empty" role="status">${esc(tr('offerEmpty'))}</p></section>`);
     }
   }
-  if (data && data.rounds > 0) render(data);
-  else $('stats').innerHTML = `<section><p id="stats-empty">${esc(tr('noStats'))}</p></section>`;
   $('stats').removeAttribute('aria-busy');
   document.body.dataset.status = 'ready';
+}
+
+async function showOwn() {
+  const id = knownPerson();
+  const data = id && await statsOf(id);
+  if (data && data.rounds > 0) render(data);
+  else $('stats').innerHTML = `<section><p id="stats-empty">${esc(tr('noStats'))}</p></section>`;
 }
 
 load();

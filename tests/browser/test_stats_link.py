@@ -1,0 +1,137 @@
+"""The statistics on another device, with no login: the statistics page gives a private link
+(the person's id in its fragment); opened on another device, that browser asks before taking
+the person, and then shows and adds to the same statistics. A link of nobody's statistics, a
+malformed one or this device's own changes nothing."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .a11y import assert_accessible
+from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server
+from .test_coach_phone import play_a_round
+
+pytestmark = pytest.mark.browser
+
+READY = "body[data-status='ready']"
+PERSON = "() => localStorage.getItem('scopone.person')"
+
+
+def _stats_page(open_page: Callable[..., Any], server: Server, device: dict[str, Any],
+                person: str, path: str = "/stats", lang: str = "en") -> Any:
+    """A page of a browser whose person is ``person``, at ``path``."""
+    page = open_page(device, prefs={**TEST_PREFS, "lang": lang})
+    page.evaluate("id => localStorage.setItem('scopone.person', id)", person)
+    page.goto(server.url + path)
+    page.wait_for_selector(READY)
+    return page
+
+
+def _rounds(page: Any) -> int:
+    """The rounds of the statistics shown, over every level."""
+    cells = page.eval_on_selector_all("#stats tbody tr[data-level] td:nth-child(4)",
+                                      "els => els.map((e) => Number(e.textContent))")
+    return sum(cells)
+
+
+def test_the_statistics_go_to_another_device_by_a_private_link(
+        open_page: Callable[..., Any], server: Server) -> None:
+    desk = secrets.token_hex(16)
+    for _ in range(2):
+        play_a_round(server, desk)
+    page = _stats_page(open_page, server, DESKTOP, desk)
+    assert _rounds(page) == 2
+    # Folded until asked for: the link is a secret.
+    assert not page.is_visible("#carry-link")
+    page.click("#carry summary")
+    link = page.input_value("#carry-link")
+    assert link == f"{server.url}/stats#person={desk}"
+    page.click("#btn-copy")
+    page.wait_for_function("() => document.getElementById('copy-note').textContent !== ''")
+    note = page.inner_text("#copy-note")
+    assert note in ("Link copied.", "Select the link and copy it."), note
+    if note != "Link copied.":  # no clipboard: the link is selected, for the person to copy
+        assert page.evaluate("() => document.activeElement.id") == "carry-link"
+        assert page.evaluate("() => getSelection().toString() || document.activeElement.value"
+                             ".slice(document.activeElement.selectionStart,"
+                             " document.activeElement.selectionEnd)") == link
+    assert_accessible(page, "statistics with the private link shown")
+    page.screenshot(path=str(ARTIFACTS / "stats-link-desktop.png"), full_page=True)
+
+    # The phone has statistics of its own: it is told they will no longer show there.
+    phone_person = secrets.token_hex(16)
+    play_a_round(server, phone_person)
+    phone = _stats_page(open_page, server, PHONE, phone_person, path=link[len(server.url):])
+    phone.wait_for_selector("#carry-offer")
+    offer = phone.inner_text("#carry-offer")
+    assert "Rounds in them: 2." in offer and "(rounds: 1)" in offer, offer
+    assert phone.evaluate("() => document.activeElement.id") == "h-offer"
+    assert phone.evaluate(PERSON) == phone_person  # nothing taken before the person says so
+    assert_accessible(phone, "statistics offered from another device")
+    phone.screenshot(path=str(ARTIFACTS / "stats-link-offer-phone.png"))
+    phone.click("#btn-adopt")
+    phone.wait_for_selector("#carry-done")
+    assert phone.evaluate(PERSON) == desk
+    assert phone.evaluate("location.hash") == ""
+    assert _rounds(phone) == 2
+    # A match played on the phone now counts to the same statistics, seen on both devices.
+    play_a_round(server, phone.evaluate(PERSON))
+    phone.reload()
+    phone.wait_for_selector(f"{READY} #h-levels")
+    assert phone.query_selector("#carry-offer") is None
+    assert _rounds(phone) == 3
+    page.reload()
+    page.wait_for_selector(f"{READY} #h-levels")
+    assert _rounds(page) == 3
+
+
+def test_a_device_may_keep_its_own_statistics(open_page: Callable[..., Any],
+                                              server: Server) -> None:
+    theirs, mine = secrets.token_hex(16), secrets.token_hex(16)
+    play_a_round(server, theirs)
+    play_a_round(server, mine)
+    page = _stats_page(open_page, server, PHONE, mine, path=f"/stats#person={theirs}",
+                       lang="it")
+    page.wait_for_selector("#carry-offer")
+    assert page.inner_text("#btn-keep") == "Tieni quelle di questo dispositivo"
+    page.click("#btn-keep")
+    page.wait_for_selector("#h-levels")
+    assert page.evaluate(PERSON) == mine
+    assert page.evaluate("location.hash") == ""
+    assert page.evaluate("() => document.activeElement.id") == "stats-title"
+    page.reload()
+    page.wait_for_selector(f"{READY} #h-levels")
+    assert page.query_selector("#carry-offer") is None
+
+
+@pytest.mark.parametrize("case", ["cleared", "malformed", "own", "unknown"])
+def test_a_link_with_nothing_to_bring_changes_nothing(
+        open_page: Callable[..., Any], server: Server, case: str) -> None:
+    mine = secrets.token_hex(16)
+    play_a_round(server, mine)
+    linked = {"cleared": secrets.token_hex(16), "malformed": "not-an-id", "own": mine,
+              "unknown": secrets.token_hex(16)}[case]
+    if case == "cleared":
+        play_a_round(server, linked)
+        assert server.http.delete(f"/api/people/{linked}/stats").status_code == 204
+    page = open_page(DESKTOP)
+    # The statistics of nobody are a 404, which the browser's console reports.
+    page.watch.expected.append("status of 404")
+    page.evaluate("id => localStorage.setItem('scopone.person', id)", mine)
+    page.goto(f"{server.url}/stats#person={linked}")
+    page.wait_for_selector(READY)
+    assert page.query_selector("#carry-offer") is None
+    assert page.evaluate(PERSON) == mine
+    empty = page.query_selector("#carry-empty")
+    if case in ("cleared", "unknown"):
+        assert empty is not None and "nothing to bring here" in empty.inner_text()
+    else:
+        assert empty is None
+    assert _rounds(page) == 1
+    # A link to nothing is forgotten (a reload does not say so again); a malformed one is not
+    # ours to touch.
+    assert page.evaluate("location.hash") == ("#person=not-an-id" if case == "malformed" else "")
