@@ -136,6 +136,7 @@ async function offer(linked) {
     forgetLink();
     render(theirs);
     $('stats').insertAdjacentHTML('afterbegin', `<section><p id="carry-done" role="status">${esc(tr('adopted'))}</p></section>`);
+    $('stats-title').focus(); // the button is gone: the focus goes to the page's title, not lost
   });
   $('btn-keep').addEventListener('click', async () => {
     forgetLink();
