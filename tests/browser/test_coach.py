@@ -13,7 +13,7 @@ import pytest
 from scopone.web.store import SqliteStore
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, DESKTOP, PHONE, Server
+from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server
 from .test_controls import HANDS, TABLE
 from .test_match import READY, SUMMARY_OPEN, codes, game_id
 
@@ -125,7 +125,7 @@ def english(reasons: list[dict[str, Any]]) -> str | None:
             out.append("Scopa!")
         elif kind == "cards":
             takes = len(out)
-            out.append(f"takes {n} cards")
+            out.append(f"wins {n} cards")
         elif kind == "settebello":
             what.append("the settebello")
         elif kind in ("sevens", "coins"):
@@ -163,7 +163,7 @@ def test_the_hint_says_the_reasons_of_each_move(
     assert [r and r[0] for r in rows] == said
     sweeping = [o["card"] == "8C" and len(o["capture"]) == 4 for o in hint["options"]]
     assert [bool(r and r[1]) for r in rows] == sweeping and any(sweeping)
-    assert "Scopa! · takes 5 cards" in said
+    assert "Scopa! · wins 5 cards" in said
     best = page.eval_on_selector_all("#coach-hint .hint-best", WHY)
     why = english(hint["reasons"])
     assert best == [None if why is None else [why, hint["move"]["card"] == "8C"]]
@@ -197,17 +197,17 @@ def test_the_reasons_are_said_in_every_language(open_page: Callable[..., Any]) -
         " return ['en', 'it', 'de'].map((l) => cases.map((rs) => m.reasonTexts(l, rs)"
         ".map((r) => r.text))); }", cases)
     assert said == [
-        [["Scopa!", "takes 4 cards: 2 sevens, 1 coin",
+        [["Scopa!", "wins 4 cards: 2 sevens, 1 coin",
           "leaves 8 on the table: 1 jack is still out"],
-         ["takes 3 cards: the settebello, 1 other seven, 2 other coins",
+         ["wins 3 cards: the settebello, 1 other seven, 2 other coins",
           "leaves 7 on the table: 2 sevens are still out"],
-         ["takes 2 cards: the settebello, 1 other coin"],
+         ["wins 2 cards: the settebello, 1 other coin"],
          ["lays the settebello on the table", "leaves 10 on the table: 3 kings are still out"]],
-        [["Scopa!", "prende 4 carte: 2 sette, 1 denaro",
+        [["Scopa!", "porta a casa 4 carte: 2 sette, 1 denaro",
           "lascia 8 in tavola: 1 fante ancora da vedere"],
-         ["prende 3 carte: il settebello, 1 altro sette, 2 altri denari",
+         ["porta a casa 3 carte: il settebello, 1 altro sette, 2 altri denari",
           "lascia 7 in tavola: 2 sette ancora da vedere"],
-         ["prende 2 carte: il settebello, 1 altro denaro"],
+         ["porta a casa 2 carte: il settebello, 1 altro denaro"],
          ["cala il settebello in tavola", "lascia 10 in tavola: 3 re ancora da vedere"]],
         [["Scopa!", "bringt 4 Karten ein: 2 Siebenen, 1 Münze",
           "lässt 8 auf dem Tisch liegen: 1 Bube noch nicht gesehen"],
@@ -573,6 +573,29 @@ def test_a_play_labelled_best_is_not_said_to_have_cost_points(
     assert "Best play:" in verdict and "as good" in verdict and "cost" not in verdict
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "1 of {n} plays with a choice was best or good."),
+    ("it", "1 giocata su {n} con una scelta era migliore o buona."),
+    ("de", "1 von {n} Zügen mit Wahl war ein bester oder guter Zug."),
+])
+def test_one_good_play_is_said_in_the_singular(
+        open_page: Callable[..., Any], server: Server, lang: str, said: str) -> None:
+    """QA: "1 giocate su 3 con una scelta erano migliori o buone" (a plural for one play)."""
+    page = open_page(DESKTOP, prefs={**TEST_PREFS, "lang": lang})
+    play_round(page)
+    gid = game_id(page)
+    review = json.loads(server.http.get(f"/api/games/{gid}/rounds/1/review").text)
+    judged = [p for p in review["plays"] if not p["forced"] and not p.get("by_computer")]
+    assert len(judged) > 1
+    for k, p in enumerate(judged):
+        p["label"] = "best" if k == 0 else "mistake"
+    review["accuracy"] = 1 / len(judged)
+    page.route(f"**/api/games/{gid}/rounds/1/review", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(review)))
+    page.keyboard.press("r")
+    page.wait_for_selector("#review #review-accuracy")
+    assert page.inner_text("#review-accuracy").endswith(said.format(n=len(judged)))
+
 def review_reasons(page: Any) -> dict[str, Any]:
     """What the review's step shows of reasons: the played line's, and each listed move's."""
     return dict(page.evaluate("""() => {
@@ -602,10 +625,10 @@ def test_the_review_says_the_reasons_of_the_play_and_of_each_move(
     page.keyboard.press("r")
     page.wait_for_selector("#review #review-step")
     shown = review_reasons(page)
-    assert shown["played"] == "Scopa! · takes 3 cards"
+    assert shown["played"] == "Scopa! · wins 3 cards"
     assert page.locator(".review-step .played .why b.why-scopa").count() == 1
     assert shown["options"] == [english(o["reasons"]) for o in first["options"]]
-    assert "Scopa! · takes 3 cards" in shown["options"] and len(shown["options"]) == 2
+    assert "Scopa! · wins 3 cards" in shown["options"] and len(shown["options"]) == 2
     page.screenshot(path=str(ARTIFACTS / "coach-review-reasons-desktop.png"))
     assert_accessible(page, "review with reasons")
     page.keyboard.press("Escape")
