@@ -442,7 +442,9 @@ class CoachService:
         rec = await self.service._load(game_id)
         if version != rec.version:
             raise _conflict(e.STALE_VERSION, rec, seat)
-        return await self.hint_for(rec, seat, self.service._load)
+        # A change of the level since the last card is no new position: the same hint, once.
+        return await self.hint_for(rec, seat, self.service._load,
+                                   self.service.position_version(rec))
 
     async def hint_for(self, rec: GameRecord, seat: int, load: Loader,
                        position: int | None = None) -> dict[str, Any]:

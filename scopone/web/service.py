@@ -41,6 +41,9 @@ from .views import HUMAN, game_view
 #: Single-player games whose last stored record this process keeps to play on (see
 #: ``GameService._change``): enough for the thousand games at once one machine serves.
 HOT_GAMES = 2048
+#: A game's meta: the version of its last card or deal, kept while changes of the level since
+#: have moved the version on (``GameService.position_version``).
+GAME_VERSION = "game_version"
 
 
 class RoundWatcher(Protocol):
@@ -109,6 +112,14 @@ class GameService:
         if rec is None or rec.code is not None:
             raise e.NotFound(e.GAME_NOT_FOUND)
         return rec
+
+    @staticmethod
+    def position_version(rec: GameRecord) -> int:
+        """The version the game's position dates from: the last card or deal's, however many
+        changes of the level came since (each a version of its own, the cards unmoved). The
+        coach's hint of a position is judged and counted once (as at a table, whose
+        ``game_version`` is the same idea)."""
+        return int(rec.meta.get(GAME_VERSION, rec.version))
 
     async def commit(self, rec: GameRecord, card_played: bool = False) -> bool:
         """Stores ``rec`` as the next version and announces it; False (nothing stored) when
@@ -222,6 +233,7 @@ class GameService:
                 if rec.version != version:
                     raise e.Conflict(e.STALE_VERSION, game_view(rec))
                 await change(rec)
+                rec.meta.pop(GAME_VERSION, None)  # the position changed with this version
                 if await self.commit(rec, card_played):
                     return rec
                 rec = await self._load(game_id)
@@ -284,6 +296,7 @@ class GameService:
             if rec.level == level:
                 return game_view(rec)  # nothing changes, so the version stays
             old, rec.level = rec.level, level
+            rec.meta.setdefault(GAME_VERSION, rec.version)
             if self.watcher is not None:
                 self.watcher.level_changed(rec, old)
             if not await self.commit(rec):

@@ -90,6 +90,28 @@ def test_each_new_position_is_a_hint_of_its_own(api: Api, judged: list[str]) -> 
     assert api.client.get(f"/api/people/{pid}/stats").json()["hints"] == 2
 
 
+def test_a_change_of_level_is_no_new_position(api: Api, judged: list[str]) -> None:
+    """QA: the level changed (the version moves, no card does), the same position's hint was
+    judged and counted again, three times three moves (7S, 6B, 7C)."""
+    pid = person()
+    game = _my_turn(api, create(api, pid))
+    first = _hint(api, game).json()
+    for level in ("normal", "hard", "easy"):
+        r = api.client.patch(f"/api/games/{game['id']}", json={"level": level})
+        assert r.status_code == 200 and r.json()["version"] > game["version"], r.text
+        game = r.json()
+        again = _hint(api, game)
+        assert again.status_code == 200, again.text
+        assert again.json() == {**first, "version": game["version"]}
+    assert len(judged) == 1
+    assert api.client.get(f"/api/people/{pid}/stats").json()["hints"] == 1
+    # The next card is a new position, whatever the level did before it.
+    r = api.client.post(f"/api/games/{game['id']}/moves",
+                        json={"version": game["version"], **first["move"]})
+    assert r.status_code == 200, r.text
+    game = _my_turn(api, r.json())
+    assert _hint(api, game).json()["hints_used"] == 2 and len(judged) == 2
+
 def test_a_full_coach_answers_503_and_counts_nothing(api: Api) -> None:
     pid = person()
     game = _my_turn(api, create(api, pid))
