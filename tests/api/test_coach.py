@@ -416,6 +416,48 @@ def test_only_the_latest_reviews_are_stored_with_the_game(api: Api) -> None:
     assert api.client.get(f"/api/games/{gid}/rounds/1/review").status_code == 200
 
 
+def test_a_review_has_time_for_its_deals_so_judged_again_it_says_the_same(
+        api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA: an older review, no longer stored, judged again on request said something else (a
+    loss of 2.11 then 1.84, another best move): its plays were cut at a hint's time before
+    their 200 imagined deals. A review's plays get ``REVIEW_SLACK`` times that time; given
+    their deals, the same round is judged the same."""
+    from scopone.web import coach as coach_module
+
+    given: dict[str, float] = {}
+
+    def timed(name: str) -> Callable[..., Json]:
+        real = getattr(coach_module, name)
+
+        def run(*args: Any) -> Json:
+            given[name] = args[-1]
+            return dict(real(*args))
+        return run
+
+    for name in ("compute_hint", "compute_review"):
+        monkeypatch.setattr(coach_module, name, timed(name))
+    game = create(api)
+    rng = random.Random(4)
+    while game["status"] != "your_turn":
+        game = api.step(game, rng)
+    assert api.client.post(f"/api/games/{game['id']}/hint",
+                           json={"version": game["version"]}).status_code == 200
+    game = api.round_end(game, rng)
+    first = api.client.get(f"/api/games/{game['id']}/rounds/1/review").json()
+    assert given["compute_review"] == given["compute_hint"] * coach_module.REVIEW_SLACK
+    assert coach_module.REVIEW_SLACK >= 4
+    # Judged again from scratch (as a round no longer stored is) with time for every deal.
+    api.app.state.coach.seconds = 60.0
+    again = []
+    for _ in range(2):
+        rec = api.store.load(game["id"])
+        assert rec is not None and rec.meta["coach"]["reviews"]
+        rec.meta["coach"]["reviews"].clear()
+        assert api.store.update(rec, rec.version, rec.updated)
+        again.append(api.client.get(f"/api/games/{game['id']}/rounds/1/review").json())
+    assert again[0] == again[1]
+    assert first["seat"] == again[0]["seat"] == 0
+
 def test_another_seats_refusals_carry_no_view_of_seat_0(api: Api) -> None:
     # For tables with friends: the service answers any seat; a 409 for seat 2 must not carry
     # the solo view (seat 0's hand).
