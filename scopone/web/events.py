@@ -22,12 +22,15 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from . import table as t
-from .store import GameRecord, log_failure
+from .push import Watch
+from .store import GameRecord, log_failure, unavailable
 from .tables import CACHED_TABLES, TableService
 
 log = logging.getLogger(__name__)
 
 PING_SECONDS = 15.0
+#: How often a stream looks again while the database cannot answer (``wait_while_away``).
+AWAY_SECONDS = 1.0
 #: A seat whose last stream closed is shown as gone only after this long: a reload or a
 #: reconnecting phone opens a new stream within it, and nobody sees a flicker.
 GONE_AFTER_SECONDS = 3.0
@@ -97,6 +100,18 @@ class EventStream(StreamingResponse):
                     await run_then_stop(partial(self.listen_for_disconnect, receive))
         finally:
             self.on_close()
+
+
+async def wait_while_away(exc: Exception, watch: Watch, left: float) -> bytes:
+    """What a stream does when the store cannot answer now (``store.unavailable``: PostgreSQL
+    restarting or cut off, SQLite locked): it stays open, waits a moment (or for news) and
+    says it is alive, a ping; its viewer gets the news once the store answers again. (Cut
+    instead, each stream left a traceback in the log, QA, and every page reconnecting at once
+    would meet the same 503.) Anything else is a fault: raised."""
+    if not unavailable(exc):
+        raise exc
+    await watch.changed(min(AWAY_SECONDS, left))
+    return b": ping\n\n"
 
 
 #: An event stream's headers: never cached, never buffered by a proxy.
@@ -272,7 +287,11 @@ async def table_events(tables: TableService, presence: Presence, game_id: str,
         end = time.monotonic() + max_seconds
         known: int | None = None  # first the store's version, then the hub's news
         while (left := end - time.monotonic()) > 0 and not watch.closed:
-            rec = await tables.record(game_id, known)
+            try:
+                rec = await tables.record(game_id, known)
+            except Exception as exc:
+                yield await wait_while_away(exc, watch, left)
+                continue
             table = t.table_of(rec) if rec is not None else None
             if rec is None or table is None:
                 return  # the table was swept away

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 
 from . import errors as e
-from .events import PING_SECONDS
+from .events import PING_SECONDS, wait_while_away
 from .push import Watch
 from .service import GameService
 from .store import log_failure
@@ -130,7 +130,11 @@ async def solo_events(games: GameService, driver: SoloDriver, game_id: str, spee
             newer = True  # the first look is at once, not at the next news
             while (left := end - time.monotonic()) > 0 and not watch.closed:
                 if newer:
-                    rec = await games.newest(game_id)
+                    try:
+                        rec = await games.newest(game_id)
+                    except Exception as exc:
+                        yield await wait_while_away(exc, watch, left)
+                        continue  # looked at again: ``newer`` stays
                     if rec is None:
                         return  # swept away
                     if rec.version > sent:
