@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         _share_metrics()
     uvicorn.run("scopone.web.app:app_from_env", factory=True, host=settings.host,
                 port=settings.port, workers=settings.workers if settings.workers > 1 else None,
-                log_level="info" if args.access_log else "warning", access_log=args.access_log,
-                log_config=log_config())
+                log_level=None, access_log=args.access_log,
+                log_config=log_config(everything=args.access_log))
     return 0
 
 

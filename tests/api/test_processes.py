@@ -27,13 +27,16 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 class Server:
     """``python -m scopone serve`` in a process of its own, stopped at the end."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, log: Path | None = None) -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        # Its log (standard error) goes to ``log`` when given, else to the tests' own.
+        self._log = open(log, "w") if log is not None else None  # noqa: SIM115  # closed in stop
         # Processes for Hard as in production; these tests play Normal, decided inline.
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scopone", "serve", "--port", str(self.port), *args],
-            env={**os.environ, "SCOPONE_AI_WORKERS": "1"}, stdout=subprocess.DEVNULL)
+            env={**os.environ, "SCOPONE_AI_WORKERS": "1"}, stdout=subprocess.DEVNULL,
+            stderr=self._log)
         self.http = httpx.Client(base_url=self.base, timeout=T)
         for _ in range(300):  # polling for readiness, not measuring anything
             assert self.proc.poll() is None, "server exited"
@@ -53,6 +56,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self._log is not None:
+            self._log.close()
 
 
 @pytest.fixture
@@ -147,7 +152,8 @@ def _worker_pids(parent: int) -> list[int]:
 
 
 def test_two_workers_on_one_sqlite_file(tmp_path: Path, servers: list[Server]) -> None:
-    s = Server("--db", str(tmp_path / "g.sqlite3"), "--workers", "2")
+    log = tmp_path / "serve.log"
+    s = Server("--db", str(tmp_path / "g.sqlite3"), "--workers", "2", log=log)
     servers.append(s)
     rng = random.Random(8)
     # Many games, created and played over fresh connections, land on both workers.
@@ -182,3 +188,13 @@ def test_two_workers_on_one_sqlite_file(tmp_path: Path, servers: list[Server]) -
             game = _step(fresh, game, rng)
         for g in games[1:]:
             assert fresh.get(f"/api/games/{g['id']}").json()["version"] == g["version"]
+    # The log says so (uvicorn said it at INFO, under the server's level: no line at all),
+    # and nothing else of uvicorn's own at INFO (started, waiting for the app...).
+    deadline = time.monotonic() + T
+    while f"[{workers[0]}] died" not in log.read_text():  # the supervisor looks twice a second
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    lines = log.read_text().splitlines()
+    died = [line for line in lines if f"Child process [{workers[0]}] died" in line]
+    assert len(died) == 1 and " WARNING: " in died[0] and "replaces it" in died[0], lines
+    assert not [line for line in lines if " INFO: " in line], lines

@@ -160,7 +160,8 @@ def test_a_stopped_server_ends_its_event_streams_and_exits(
 def test_the_servers_log_lines_say_when_and_who(tmp_path: Path) -> None:
     """The app's warnings (a database away, a failed card) carry their time, level and
     logger, as the server's own lines do: they went out as the bare message. The connection
-    pool's warnings (several a second in an outage) stay out."""
+    pool's warnings (several a second in an outage) stay out, and so do uvicorn's INFO lines
+    (a worker that died excepted: test_processes)."""
     code = ("import logging, logging.config\n"
             "import scopone.web.store.postgres\n"  # imported before, as `serve` does
             "from scopone.web.logs import log_config\n"
@@ -168,7 +169,8 @@ def test_the_servers_log_lines_say_when_and_who(tmp_path: Path) -> None:
             "logging.getLogger('scopone.web.store.observed').warning('the database is away')\n"
             "logging.getLogger('psycopg.pool').warning('discarding closed connection')\n"
             "logging.getLogger('scopone.web.app').info('removed 2 old games')\n"
-            "logging.getLogger('uvicorn.error').warning('uvicorn speaks')\n")
+            "logging.getLogger('uvicorn.error').warning('uvicorn speaks')\n"
+            "logging.getLogger('uvicorn.error').info('Started server process [7]')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=T, check=True)
     stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}"
