@@ -150,3 +150,30 @@ def test_a_failure_is_logged_as_much_as_an_operator_needs(
     assert timeout.getMessage() == ('could not: canceling statement due to lock timeout; '
                                     'CONTEXT:  while updating tuple (0,1) in relation "games"')
     assert bug.levelno == logging.ERROR and bug.exc_info is not None
+
+
+def test_the_outage_is_told_from_the_first_call_that_failed(
+        store: ObservedStore, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """QA: "answers again, after 1.3 s" of a 15 s pause: it was counted from when the database
+    was judged away, after the failing call's own wait (up to 11 s). Now from that call's
+    start."""
+    def version(game_id: str) -> Any:
+        time.sleep(0.4)  # a wait for a connection that never comes
+        raise psycopg.OperationalError("connection refused")
+
+    monkeypatch.setattr(store.inner, "version", version)
+    pings = iter([False, True])
+    monkeypatch.setattr(store.inner, "ping", lambda: next(pings))
+    caplog.set_level(logging.WARNING, logger="scopone.web.store.observed")
+    with pytest.raises(psycopg.OperationalError):
+        store.version("g")
+    deadline = time.monotonic() + WAIT
+    while store.away:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    told = [r.getMessage() for r in caplog.records
+            if r.getMessage().startswith("the database answers again")]
+    assert len(told) == 1, told
+    seconds = float(told[0].split(", ")[1].split(" s ")[0])
+    assert seconds >= 0.4, told

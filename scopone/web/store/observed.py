@@ -60,6 +60,10 @@ class ObservedStore:
         #: nothing of the database now, and made it judged away again for a probe's 0.5-2.5 s
         #: (QA helper-54).
         self._heard = 0
+        #: When (``time.monotonic()``) the first call that failed with the database away since
+        #: it was last heard began: an outage is told from there, not from when it was judged
+        #: away (a call's wait for a connection and a ping's for its answer come first).
+        self._failing_since: float | None = None
 
     @property
     def away(self) -> bool:
@@ -74,22 +78,22 @@ class ObservedStore:
 
     def _call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         self._not_away()
-        heard = self._heard
+        heard, begun = self._heard, time.monotonic()
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
-            self._failed(exc, heard)
+            self._failed(exc, heard, begun)
             raise
 
     async def call_async(self, fn: Callable[P, Awaitable[R]], *args: P.args,
                          **kwargs: P.kwargs) -> R:
         """``_call`` for a call of the async face (``async_calls``)."""
         self._not_away()
-        heard = self._heard
+        heard, begun = self._heard, time.monotonic()
         try:
             return await fn(*args, **kwargs)
         except Exception as exc:
-            self._failed(exc, heard)
+            self._failed(exc, heard, begun)
             raise
 
     def _not_away(self) -> None:
@@ -97,16 +101,19 @@ class ObservedStore:
             self.away_at = time.time()
             raise DatabaseAway()
 
-    def _failed(self, exc: Exception, heard: int) -> None:
-        """``exc`` ended a call begun when the probe had heard the database back ``heard``
-        times."""
+    def _failed(self, exc: Exception, heard: int, begun: float) -> None:
+        """``exc`` ended a call begun at ``begun`` when the probe had heard the database back
+        ``heard`` times."""
         if unavailable(exc):
             self.away_at = time.time()
             if whole_database_away(exc):
-                self._known_away(heard)
+                self._known_away(heard, begun)
 
-    def _known_away(self, heard: int) -> None:
+    def _known_away(self, heard: int, begun: float) -> None:
         with self._lock:
+            if heard == self._heard and not self._closing.is_set():
+                since = self._failing_since
+                self._failing_since = begun if since is None else min(since, begun)
             if self._away.is_set() or self._closing.is_set() or heard != self._heard:
                 return
             log.warning("the database is away: its calls fail at once until it answers again")
@@ -116,14 +123,15 @@ class ObservedStore:
             self._probe.start()
 
     def _until_back(self) -> None:
-        start = time.monotonic()
         while not self._closing.wait(PROBE_SECONDS):
             if self.inner.ping():
-                log.warning("the database answers again, after %.1f s",
-                            time.monotonic() - start)
                 with self._lock:
+                    since = self._failing_since
+                    self._failing_since = None
                     self._heard += 1
                     self._away.clear()
+                log.warning("the database answers again, %.1f s after the first call that"
+                            " failed began", time.monotonic() - (since or time.monotonic()))
                 return
 
     def close(self) -> None:
@@ -142,15 +150,15 @@ class ObservedStore:
     def ping(self) -> bool:
         if self._away.is_set():
             return False
-        heard = self._heard
-        return self.pinged(self.inner.ping(), heard)
+        heard, begun = self._heard, time.monotonic()
+        return self.pinged(self.inner.ping(), heard, begun)
 
-    def pinged(self, ok: bool, heard: int) -> bool:
-        """``ok``, the answer of a ping begun when the database had been heard back ``heard``
-        times; no answer within its own 2 s: away as a whole."""
+    def pinged(self, ok: bool, heard: int, begun: float) -> bool:
+        """``ok``, the answer of a ping begun at ``begun`` when the database had been heard
+        back ``heard`` times; no answer within its own 2 s: away as a whole."""
         if not ok:
             self.away_at = time.time()
-            self._known_away(heard)
+            self._known_away(heard, begun)
         return ok
 
     def insert(self, rec: GameRecord) -> None:
@@ -207,8 +215,8 @@ class ObservedCalls:
     async def ping(self) -> bool:
         if self.observed.away:
             return False
-        heard = self.observed.heard
-        return self.observed.pinged(await self.inner.ping(), heard)
+        heard, begun = self.observed.heard, time.monotonic()
+        return self.observed.pinged(await self.inner.ping(), heard, begun)
 
     async def insert(self, rec: GameRecord) -> None:
         await self.observed.call_async(self.inner.insert, rec)
