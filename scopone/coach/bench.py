@@ -25,8 +25,10 @@ import time
 from ..engine import Move, Round, Rules, SeatView
 from ..players import make_player
 from ..players.evaluate import JUDGE_LIMITS, evaluate_moves
+from ..players.search import SearchLimits
 from .hint import hint_for
 from .labels import LABELS, label_for
+from .payload import DEALS, REVIEW_SLACK
 from .review import RoundTrace, review_round
 
 
@@ -93,13 +95,16 @@ def noise(args: argparse.Namespace) -> None:
 
 
 def review(args: argparse.Namespace) -> None:
+    # As the server judges a review's plays: its deals, or --seconds a play (the server's
+    # coach seconds times REVIEW_SLACK), whichever comes first.
+    limits = SearchLimits(args.seconds, DEALS, prune=False)
     cpu: list[float] = []
     for k, r in enumerate(normal_rounds(args.rounds, args.seed)):
         t = time.process_time()
-        review_round(RoundTrace.of(r), k % 4, f"bench{k}")
+        review_round(RoundTrace.of(r), k % 4, f"bench{k}", limits)
         cpu.append(time.process_time() - t)
-    print(f"review CPU per round over {len(cpu)} rounds: median {statistics.median(cpu):.2f} s, "
-          f"max {max(cpu):.2f} s")
+    print(f"review CPU per round over {len(cpu)} rounds ({limits}): median "
+          f"{statistics.median(cpu):.2f} s, max {max(cpu):.2f} s")
 
 
 def hints(args: argparse.Namespace) -> None:
@@ -184,6 +189,9 @@ def main() -> None:
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--seconds", type=float, default=0.5 * REVIEW_SLACK,
+                   help="review: a play's time at most (the server's: its coach seconds, 0.5,"
+                   " times REVIEW_SLACK)")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     {"noise": noise, "review": review, "hint": hints, "agree": agree,

@@ -15,6 +15,13 @@ from .review import Option, PlayReview, RoundTrace, review_round
 
 #: At most this many deals judge a position (as players.evaluate.JUDGE_LIMITS).
 DEALS = 200
+#: A review's play is judged on its ``DEALS`` imagined deals however long they take, up to
+#: this many times a hint's seconds: judged on fewer when the time ran out, the same round
+#: judged again (only the latest ``web.coach.REVIEWS_KEPT`` are stored) said something else
+#: (QA: 5 of 16 older reviews asked again, a loss of 2.11 then 1.84, another best move). 200
+#: deals of a round's first play take 0.28 to 0.50 s of CPU here; 2 s leaves room for a busy
+#: machine, mostly spent in the background at the round's end, not while a person waits.
+REVIEW_SLACK = 4.0
 
 
 def codes(cards: Any) -> list[str]:

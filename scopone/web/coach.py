@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..coach import RoundTrace, cards_seen
-from ..coach.payload import compute_hint, compute_review, warm
+from ..coach.payload import REVIEW_SLACK, compute_hint, compute_review, warm
 from ..coach.stats import credit_accuracy, credit_help, credit_round, empty_stats
 from ..engine import Rules, SeatView
 from ..players import LEVELS
@@ -50,13 +50,6 @@ log = logging.getLogger(__name__)
 
 #: Reviews stored with a game (per game, all seats together).
 REVIEWS_KEPT = 4
-#: A review's play is judged on its 200 imagined deals (``payload.DEALS``) however long they
-#: take, up to this many times a hint's seconds: judged on fewer when the time ran out, the
-#: same round judged again (only the latest ``REVIEWS_KEPT`` are stored) said something else
-#: (QA: 5 of 16 older reviews asked again, a loss of 2.11 then 1.84, another best move). 200
-#: deals of a round's first play take 0.28 to 0.50 s of CPU here; 2 s leaves room for a busy
-#: machine, mostly spent in the background at the round's end, not while a person waits.
-REVIEW_SLACK = 4.0
 #: Hints kept in a process once judged: the same position asked again (a reload, another
 #: tab, a client asking in a loop) costs no second judgement.
 HINTS_KEPT = 256
