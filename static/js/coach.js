@@ -422,9 +422,13 @@ export function installCoach(getState, options = {}) {
         if (whole.length) parts = whole;
       }
       let spot = bestSpot(box, field, parts);
-      if (box === hint && PHONE.matches && shownIn(box, spot) < 1) {
+      // A strip narrower than MIN_W (beside the table's cards on a narrow phone) may show a
+      // large share of the hint only because the hint is very tall there: its words a column
+      // of 34 px, heading and Close cut (QA). It shows nothing worth its share.
+      const strip = spot.right - spot.left < MIN_W;
+      if (box === hint && PHONE.matches && (strip || shownIn(box, spot) < 1)) {
         const over = mostShown(box, freeParts(field, firm));
-        if (over && shownIn(box, over) > shownIn(box, spot)) spot = over;
+        if (over && (strip || shownIn(box, over) > shownIn(box, spot))) spot = over;
       }
       let width = Math.min(spot.right - spot.left, WIDEST[box.id]);
       box.style.width = `${Math.round(width)}px`;

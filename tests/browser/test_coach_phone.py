@@ -641,3 +641,41 @@ def test_the_tables_cards_take_one_row_at_320_px(
         const hit = document.elementFromPoint((r.left + right) / 2, r.top + 20);
         return hit?.closest('.card') === c; })""")
     assert all(hits), hits
+
+
+def _position(hand: str, table: str, others: tuple[int, int, int]) -> list[str]:
+    """Seat 0's hand and the other seats' hands of ``others`` cards each from the rest of the
+    deck (in its order), so the deal is whole."""
+    taken = set(hand.split()) | set(table.split())
+    rest = [f"{r}{s}" for s in "DCSB" for r in range(1, 11) if f"{r}{s}" not in taken]
+    hands, i = [hand], 0
+    for k in others:
+        hands.append(" ".join(rest[i:i + k]))
+        i += k
+    assert i == len(rest)
+    return hands
+
+
+@pytest.mark.parametrize(("device", "lang", "table", "others"), [
+    pytest.param(IPHONE_SE, "en", "3C 5C 9S", (9, 9, 9), id="320x568-en"),
+    pytest.param(IPHONE_SE, "de", "3C 5C 9S", (9, 9, 9), id="320x568-de"),
+])
+def test_a_phones_hint_never_lies_in_a_strip_beside_the_tables_cards(
+        open_page: Callable[..., Any], server: Server, device: dict[str, Any], lang: str,
+        table: str, others: tuple[int, int, int]) -> None:
+    """QA: on a 320 px phone the hint lay in the 34 px strip left of the table's cards, its
+    words a column, heading and Close cut off: that strip showed 87 % of the hint only because
+    the hint was so tall there. A part narrower than a panel's least width is no place for it."""
+    hands = _position("1D 2D 9D 10D 4C 6C 10S 4B 7B 8B", table, others)
+    page = open_page(device, game=server.insert(hands, table, dealer=3),
+                     prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    width = page.eval_on_selector("#coach-hint", "e => e.getBoundingClientRect().width")
+    assert width >= 160, width
+    moves = page.evaluate(HINT_MOVES)
+    assert moves[0]["inside"], moves[0]
+    found = covered(page, FIRM, window=True)
+    assert found["hand"] == [] and found["board"] == [], found
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-hint-no-strip-{lang}.png"))
