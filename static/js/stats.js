@@ -166,6 +166,18 @@ async function load() {
   $('back-link').textContent = tr('backToGame');
   $('rules-link').textContent = tr('rulesLink');
   $('rules-link').href = rulesUrl(lang);
+  await arrive();
+  // A link pasted into the address bar of this page already open is no new page: only its
+  // fragment changes (QA: nothing was offered, the id stayed in the address bar).
+  window.addEventListener('hashchange', () => {
+    if (CARRY.test(window.location.hash)) arrive();
+  });
+}
+
+/** The page as the address asks: a statistics link's offer, else this device's own. */
+async function arrive() {
+  document.body.dataset.status = 'loading';
+  $('stats').setAttribute('aria-busy', 'true');
   const linked = CARRY.exec(window.location.hash)?.[1];
   if (linked && linked === knownPerson()) forgetLink(); // this device's own link
   const offered = linked && isPersonId(linked) && linked !== knownPerson() && await offer(linked);

@@ -136,3 +136,23 @@ def test_a_link_with_nothing_to_bring_changes_nothing(
     # A link to nothing is forgotten (a reload does not say so again); a malformed one is not
     # ours to touch.
     assert page.evaluate("location.hash") == ("#person=not-an-id" if case == "malformed" else "")
+
+
+def test_a_link_pasted_into_the_open_statistics_page_is_offered(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """QA: pasted into the address bar of /stats already open, the link changed only the
+    fragment: no offer, the id left in the address bar until a reload."""
+    theirs, mine = secrets.token_hex(16), secrets.token_hex(16)
+    play_a_round(server, theirs)
+    play_a_round(server, mine)
+    page = _stats_page(open_page, server, DESKTOP, mine)
+    assert _rounds(page) == 1
+    page.evaluate("id => { location.hash = `#person=${id}`; }", theirs)
+    page.wait_for_selector(f"{READY} #carry-offer")
+    page.click("#btn-adopt")
+    page.wait_for_selector("#carry-done")
+    assert page.evaluate(PERSON) == theirs and page.evaluate("location.hash") == ""
+    # The device's own link, pasted the same way: the id leaves the address bar.
+    page.evaluate("id => { location.hash = `#person=${id}`; }", theirs)
+    page.wait_for_function("() => location.hash === ''")
+    assert page.query_selector("#carry-offer") is None and _rounds(page) == 1
