@@ -726,7 +726,7 @@ export function installCoach(getState, options = {}) {
     const good = judged.filter((p) => p.label === 'best' || p.label === 'good').length;
     const acc = d.accuracy === null
       ? `<p id="review-accuracy">${esc(tr(noAccuracy(d)))}</p>`
-      : `<p id="review-accuracy"><strong>${esc(tr('accuracy', { p: Math.round(d.accuracy * 100) }))}</strong> · ${esc(tr(good === 1 ? 'accuracyOfOne' : 'accuracyOf', { good, n: judged.length }))}</p>`;
+      : `<p id="review-accuracy"><strong>${esc(tr('accuracy', { p: Math.round(d.accuracy * 100) }))}</strong> · ${esc(tr('accuracyOf', { good, n: judged.length }))}</p>`;
     const counts = `<ul class="review-counts">${['best', 'good', 'inaccuracy', 'mistake', 'blunder'].map((k) => `<li class="chip ${k}" data-label="${k}">${esc(tr(k))}: <b>${d.counts[k]}</b></li>`).join('')}</ul>`;
     const hints = `<p class="review-hints">${esc(tr('hintsUsed', { n: d.hints_used }))}</p>`;
     if (!d.plays.length) return acc + counts + hints;

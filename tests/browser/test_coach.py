@@ -574,13 +574,14 @@ def test_a_play_labelled_best_is_not_said_to_have_cost_points(
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "1 of {n} plays with a choice was best or good."),
-    ("it", "1 giocata su {n} con una scelta era migliore o buona."),
-    ("de", "1 von {n} Zügen mit Wahl war ein bester oder guter Zug."),
+    ("en", "Plays with a choice judged best or good: 1 of {n}."),
+    ("it", "Giocate con una scelta giudicate migliori o buone: 1 su {n}."),
+    ("de", "Züge mit Wahl, als beste oder gute bewertet: 1 von {n}."),
 ])
-def test_one_good_play_is_said_in_the_singular(
+def test_one_good_play_is_said_with_no_plural_for_it(
         open_page: Callable[..., Any], server: Server, lang: str, said: str) -> None:
-    """QA: "1 giocate su 3 con una scelta erano migliori o buone" (a plural for one play)."""
+    """QA: "1 giocate su 3 con una scelta erano migliori o buone" (a plural for one play),
+    then "1 von 1 Zügen": the count now follows a heading, so no word agrees with it."""
     page = open_page(DESKTOP, prefs={**TEST_PREFS, "lang": lang})
     play_round(page)
     gid = game_id(page)
