@@ -165,6 +165,15 @@ export function cardSvg(code, design, lang = 'en') {
   return `<svg class="card-svg" viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">${face}</svg>`;
 }
 
+/** A suit's sign alone, as the cards of `design` show it (the coach's small cards and the
+ * cards seen's rows): the traditional coloured art, or the high-contrast design's plain sign
+ * in its suit's colour. `cls` names the svg (its size is the page's). */
+export function suitSign(suit, design, cls = '') {
+  const art = design === 'clear'
+    ? `<use href="#plain-${suit}" fill="${CLEAR_COLOURS[suit]}"/>` : `<use href="#suit-${suit}"/>`;
+  return `<svg${cls ? ` class="${cls}"` : ''} viewBox="0 0 40 40" aria-hidden="true" focusable="false">${art}</svg>`;
+}
+
 /** The SVG markup of a card back. */
 export function backSvg(design) {
   const pat = design === 'clear' ? 'back-clear' : 'back-classic';

@@ -4,7 +4,7 @@
 // which parts the host allowed, and how to name a seat (installCoach's options).
 
 import { ApiError, call } from './api.js';
-import { cardSvg } from './cards.js';
+import { cardSvg, suitSign } from './cards.js';
 import { cardList, cardName, seatName, t } from './i18n.js';
 import { ct, reasonTexts, signed } from './coach-text.js';
 
@@ -90,7 +90,7 @@ export function installCoach(getState, options = {}) {
   // A move as small cards, its rank and suit sign each (the cards seen's signs), for a phone's
   // hint (coach.css): three moves' names take 200 px there, more than a short phone's board
   // leaves it; the names are still read out (the move's words, visually hidden there).
-  const chip = (c) => `<span class="move-card">${c.slice(0, -1)}<svg viewBox="0 0 40 40" focusable="false"><use href="#suit-${c.slice(-1)}"/></svg></span>`;
+  const chip = (c) => `<span class="move-card">${c.slice(0, -1)}${suitSign(c.slice(-1), getState().prefs.design)}</span>`;
   const moveCards = (m) => `<span class="opt-cards" aria-hidden="true">${chip(m.card)}${
     m.capture.length ? `<span class="opt-takes">→</span>${m.capture.map(chip).join('')}` : ''}</span>`;
 
@@ -238,7 +238,7 @@ export function installCoach(getState, options = {}) {
     // too small for the pictures) shows each card as its rank in a row of its suit, and the
     // unseen ones of each rank in a row under them rather than in the table (on an upright
     // phone, with the legend beside the grid: its last chip, "not seen yet", names that row).
-    const suits = SUITS.map((s) => `<div class="seen-suit" role="list"><svg class="seen-suit-mark" viewBox="0 0 40 40" aria-hidden="true" focusable="false"><use href="#suit-${s}"/></svg>${DECK.filter((c) => c.endsWith(s)).map((c) => {
+    const suits = SUITS.map((s) => `<div class="seen-suit" role="list">${suitSign(s, design, 'seen-suit-mark')}${DECK.filter((c) => c.endsWith(s)).map((c) => {
       const p = places[c];
       const label = `${cardName(lang(), c)}: ${tr(`place${p}`)}`;
       return `<span role="listitem" class="seen-card ${p}" data-code="${c}" data-place="${p}" aria-label="${esc(label)}" title="${esc(label)}">${cardSvg(c, design, lang())}<b class="seen-rank" aria-hidden="true">${c.slice(0, -1)}</b></span>`;

@@ -679,3 +679,24 @@ def test_a_phones_hint_never_lies_in_a_strip_beside_the_tables_cards(
     found = covered(page, FIRM, window=True)
     assert found["hand"] == [] and found["board"] == [], found
     page.screenshot(path=str(ARTIFACTS / f"coach-phone-hint-no-strip-{lang}.png"))
+
+
+def test_the_small_cards_and_the_cards_seen_follow_the_card_design(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """QA: with the high-contrast cards the hint's small cards (and the cards seen's rows)
+    still showed the traditional coloured suit signs."""
+    page = open_page(PHONE, game=server.insert(HANDS, TABLE, dealer=3),
+                     prefs={**TEST_PREFS, "design": "clear"})
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    signs = page.eval_on_selector_all(
+        "#coach-hint .move-card use", "els => els.map((e) => [e.getAttribute('href'),"
+        " e.getAttribute('fill')])")
+    assert signs and all(href.startswith("#plain-") and fill for href, fill in signs), signs
+    page.tap("#hint-close")
+    page.tap("#btn-seen")
+    page.wait_for_selector("#seen-panel .seen-card")
+    marks = page.eval_on_selector_all(
+        "#seen-panel .seen-suit-mark use", "els => els.map((e) => e.getAttribute('href'))")
+    assert marks == ["#plain-D", "#plain-C", "#plain-S", "#plain-B"], marks
