@@ -12,6 +12,7 @@ import logging
 import math
 import select
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -122,10 +123,35 @@ def ended(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
 
 
 def _alive(conn: psycopg.Connection[Any]) -> None:
-    """The pool's check of a connection before it serves (``ended``)."""
+    """The loop's pool's check of its one connection before it serves (``ended``)."""
     if ended(conn):
         conn.close()  # closed, the pool replaces it (an open one it would hand out again)
         raise psycopg.OperationalError("the server ended the connection")
+
+
+@contextmanager
+def checked(pool: ConnectionPool[Any],
+            timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+    """A connection of ``pool``, checked before it serves (``ended``) here, not by the pool:
+    past the second connection that fails its check the pool waits a second, then two, then
+    four before the next, while the one it makes for each is ready in milliseconds behind
+    the others. So once PostgreSQL had ended every connection (a backend killed, a pooler
+    restarted), a pool grown to a few took up the whole wait: the heartbeat failed after 5 s
+    with the database up, and the process refused every call as away (QA helper-60, F2).
+    Here each ended one is closed and handed back at once (the pool makes another) and the
+    next one taken, as the async pool's (``AsyncPostgres._connection``)."""
+    deadline = time.monotonic() + (pool.timeout if timeout is None else timeout)
+    while True:
+        conn = pool.getconn(max(deadline - time.monotonic(), 0.001))
+        if not ended(conn):
+            break
+        conn.close()
+        pool.putconn(conn)
+    try:
+        with conn:
+            yield conn
+    finally:
+        pool.putconn(conn)
 
 
 def _timeouts(conn: psycopg.Connection[Any]) -> None:
@@ -213,13 +239,13 @@ class PostgresStore:
 
     def __init__(self, url: str, pool_size: int = 4) -> None:
         self.url = url
-        # Each connection is checked before it serves (``_alive``): after PostgreSQL restarts,
+        # Each connection is checked before it serves (``checked``): after PostgreSQL restarts,
         # the idle ones are dead, and each would fail the request it was given.
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True,
                                     kwargs={"autocommit": True,
                                             "connect_timeout": int(WAIT_SECONDS)},
                                     connection_class=Answering,
-                                    name="scopone", check=_alive, configure=_timeouts,
+                                    name="scopone", configure=_timeouts,
                                     timeout=WAIT_SECONDS, reconnect_timeout=RECONNECT_TIMEOUT)
         # The event loop's calls (``at_once``): one connection, as the loop makes one call at
         # a time, with the short timeouts, its own and the server's (``LoopAnswering``: a
@@ -242,7 +268,7 @@ class PostgresStore:
             raise
 
     def _migrate(self) -> None:
-        with self._pool.connection() as conn, conn.transaction():
+        with checked(self._pool) as conn, conn.transaction():
             # Several processes may start at once: one upgrades, the others wait here.
             conn.execute("SELECT pg_advisory_xact_lock(7140001)")
             have = conn.execute("SELECT to_regclass('schema_info') IS NOT NULL").fetchone()
@@ -290,15 +316,24 @@ class PostgresStore:
     def _connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool; inside ``at_once``, the loop's own, or ``WouldWait``."""
         if not self._at_once.on:
-            with self._pool.connection(timeout) as conn:
+            with checked(self._pool, timeout) as conn:
                 yield conn
             return
+        loop_conn: psycopg.Connection[Any] | None = None
         try:
-            with self._at_once_pool.connection() as conn:
-                yield conn
+            with self._at_once_pool.connection() as loop_conn:
+                yield loop_conn
         except (PoolTimeout, psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled,
                 NoAnswer) as exc:
             raise WouldWait() from exc
+        except psycopg.OperationalError as exc:
+            # The server ended the connection under the call (its backend killed, a pooler
+            # or PostgreSQL restarting): made again off the loop on a connection of its own,
+            # as a call with no answer is; else this one call judged a database that still
+            # answers away, and every call of the process was refused (QA helper-60, F2).
+            if loop_conn is not None and loop_conn.broken:
+                raise WouldWait() from exc
+            raise
 
     def ping(self) -> bool:
         try:
@@ -340,7 +375,7 @@ class PostgresStore:
             return cur.rowcount == 1
 
     def remove_old(self, finished_before: float, idle_before: float) -> int:
-        with self._pool.connection() as conn:
+        with checked(self._pool) as conn:
             cur = conn.execute(
                 "DELETE FROM games WHERE (finished AND updated < %s) OR updated < %s",
                 (finished_before, idle_before))
@@ -359,7 +394,7 @@ class PostgresStore:
     # ----- the processes' heartbeats ------------------------------------------------------
 
     def beat(self, process: str) -> dict[str, float]:
-        with self._pool.connection() as conn, conn.transaction():
+        with checked(self._pool) as conn, conn.transaction():
             conn.execute(
                 "INSERT INTO processes (name, seen, ended) VALUES (%s, clock_timestamp(), FALSE)"
                 " ON CONFLICT (name) DO UPDATE SET seen = excluded.seen, ended = FALSE",
@@ -372,7 +407,7 @@ class PostgresStore:
         return {name: math.inf if ended else max(0.0, age) for name, ended, age in rows}
 
     def forget(self, process: str) -> None:
-        with self._pool.connection() as conn:
+        with checked(self._pool) as conn:
             conn.execute("UPDATE processes SET ended = TRUE, seen = clock_timestamp()"
                          " WHERE name = %s", (process,))
 
