@@ -549,23 +549,46 @@ def test_review_with_r_and_the_statistics_page(
     assert server.http.get(f"/api/people/{pid}/stats").json()["rounds"] == 0
 
 
+def rewrite_reviews(page: Any, change: Callable[[dict[str, Any]], None]) -> list[str]:
+    """Every review of round 1 the page asks for from now on is the server's, changed in place
+    by ``change``; returns the URLs answered so.
+
+    Set before the round ends: a route set once the page had asked for the review (the
+    summary's headline) once let the clean-clone CI's page show the server's own review."""
+    answered: list[str] = []
+
+    def handle(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        change(data)
+        answered.append(route.request.url)
+        route.fulfill(response=response, json=data)
+
+    page.route("**/rounds/1/review", handle)
+    return answered
+
+
 def test_a_play_labelled_best_is_not_said_to_have_cost_points(
         open_page: Callable[..., Any], server: Server) -> None:
     """Another move judged best by a hair, the play still labelled "best" (its loss within the
     judgement's noise, SPEC §7): the review says it was as good, not what it cost."""
     page = open_page(DESKTOP)
+    changed: list[int] = []
+
+    def best_by_a_hair(review: dict[str, Any]) -> None:
+        # The first play has ten cards to choose from: it is always judged.
+        k, p = next((k, p) for k, p in enumerate(review["plays"])
+                    if not p["forced"] and not p.get("by_computer"))
+        other = next(c for c in ("1D", "2D") if c != p["played"]["card"])
+        p.update(label="best", loss=0.1, best={"card": other, "capture": []})
+        changed[:] = [k]
+
+    answered = rewrite_reviews(page, best_by_a_hair)
     play_round(page)
-    gid = game_id(page)
-    review = json.loads(server.http.get(f"/api/games/{gid}/rounds/1/review").text)
-    # The first play has ten cards to choose from: it is always judged.
-    p = next(p for p in review["plays"] if not p["forced"] and not p.get("by_computer"))
-    other = next(c for c in ("1D", "2D") if c != p["played"]["card"])
-    p.update(label="best", loss=0.1, best={"card": other, "capture": []})
-    page.route(f"**/api/games/{gid}/rounds/1/review", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(review)))
     page.keyboard.press("r")
     page.wait_for_selector("#review #review-step")
-    for _ in range(review["plays"].index(p)):
+    assert answered and changed
+    for _ in range(changed[0]):
         page.keyboard.press("ArrowRight")
     page.wait_for_function(
         "() => document.getElementById('review-label')?.textContent === 'best'")
@@ -583,19 +606,21 @@ def test_one_good_play_is_said_with_no_plural_for_it(
     """QA: "1 giocate su 3 con una scelta erano migliori o buone" (a plural for one play),
     then "1 von 1 Zügen": the count now follows a heading, so no word agrees with it."""
     page = open_page(DESKTOP, prefs={**TEST_PREFS, "lang": lang})
+    counted: list[int] = []
+
+    def one_good(review: dict[str, Any]) -> None:
+        judged = [p for p in review["plays"] if not p["forced"] and not p.get("by_computer")]
+        for k, p in enumerate(judged):
+            p["label"] = "best" if k == 0 else "mistake"
+        review["accuracy"] = 1 / len(judged)
+        counted[:] = [len(judged)]
+
+    answered = rewrite_reviews(page, one_good)
     play_round(page)
-    gid = game_id(page)
-    review = json.loads(server.http.get(f"/api/games/{gid}/rounds/1/review").text)
-    judged = [p for p in review["plays"] if not p["forced"] and not p.get("by_computer")]
-    assert len(judged) > 1
-    for k, p in enumerate(judged):
-        p["label"] = "best" if k == 0 else "mistake"
-    review["accuracy"] = 1 / len(judged)
-    page.route(f"**/api/games/{gid}/rounds/1/review", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(review)))
     page.keyboard.press("r")
     page.wait_for_selector("#review #review-accuracy")
-    assert page.inner_text("#review-accuracy").endswith(said.format(n=len(judged)))
+    assert answered and counted[0] > 1
+    assert page.inner_text("#review-accuracy").endswith(said.format(n=counted[0]))
 
 def review_reasons(page: Any) -> dict[str, Any]:
     """What the review's step shows of reasons: the played line's, and each listed move's."""
@@ -613,6 +638,17 @@ def test_the_review_says_the_reasons_of_the_play_and_of_each_move(
     stored before reasons were kept still calls its scopa one."""
     gid = server.insert(["6S 9D", "7C 1C", "5D 1S", "7S 3C"], "2C 4C", dealer=3)
     page = open_page(DESKTOP, game=gid)
+    stored_before_reasons: list[bool] = []
+
+    def without_reasons(review: dict[str, Any]) -> None:
+        if not stored_before_reasons:
+            return
+        for p in review["plays"]:
+            for m in [p["played"], p["best"], *p["options"]]:
+                if m is not None:
+                    m["reasons"] = []
+
+    rewrite_reviews(page, without_reasons)
     page.wait_for_function(PLAYABLE)
     page.keyboard.press(str(codes(page, "#hand .card").index("6S") + 1))
     if page.locator("#hand .card.selected").count():
@@ -634,12 +670,7 @@ def test_the_review_says_the_reasons_of_the_play_and_of_each_move(
     assert_accessible(page, "review with reasons")
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
-    for p in review["plays"]:
-        for m in [p["played"], p["best"], *p["options"]]:
-            if m is not None:
-                m["reasons"] = []
-    page.route(f"**/api/games/{gid}/rounds/1/review", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(review)))
+    stored_before_reasons.append(True)
     page.keyboard.press("r")
     page.wait_for_selector("#review #review-step")
     assert review_reasons(page) == {"played": "Scopa!", "options": [None, None]}
