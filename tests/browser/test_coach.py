@@ -551,10 +551,8 @@ def test_review_with_r_and_the_statistics_page(
 
 def rewrite_reviews(page: Any, change: Callable[[dict[str, Any]], None]) -> list[str]:
     """Every review of round 1 the page asks for from now on is the server's, changed in place
-    by ``change``; returns the URLs answered so.
-
-    Set before the round ends: a route set once the page had asked for the review (the
-    summary's headline) once let the clean-clone CI's page show the server's own review."""
+    by ``change`` (the summary's headline's too: set before the round ends, so both agree);
+    returns the URLs answered so."""
     answered: list[str] = []
 
     def handle(route: Any) -> None:

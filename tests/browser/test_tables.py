@@ -34,6 +34,7 @@ from .conftest import (
     TEST_PREFS,
     Server,
     _free_port,
+    intercepted_from_the_start,
 )
 from .test_match import WATCH_PLAYABLE, visible_centre
 
@@ -128,6 +129,7 @@ def people(browser: Any) -> Iterator[Callable[..., Person]]:
             " for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }")
         page = ctx.new_page()
         page.set_default_timeout(T)
+        intercepted_from_the_start(page)
         person = Person(page, ctx, [])
         page.on("pageerror", lambda exc: person.errors.append(f"pageerror: {exc}"))
         page.on("console", lambda msg: person.errors.append(f"console: {msg.text}")
