@@ -413,6 +413,7 @@ export function installCoach(getState, options = {}) {
       .filter((r) => r.width && r.height).map(grow);
     const blocks = blocksOf(IN_SIGHT);
     const firm = PHONE.matches ? blocksOf(FIRM) : [];
+    const panels = []; // those placed already, which the other never covers
     const boxes = coach.last === 'hint' ? [seen, hint] : [hint, seen];
     for (const box of boxes.filter((b) => !b.hidden && b !== turns.behind)) {
       let parts = freeParts(field, blocks);
@@ -429,6 +430,22 @@ export function installCoach(getState, options = {}) {
       if (box === hint && PHONE.matches && (strip || shownIn(box, spot) < 1)) {
         const over = mostShown(box, freeParts(field, firm));
         if (over && (strip || shownIn(box, over) > shownIn(box, spot))) spot = over;
+      }
+      // A small phone on its side may have no such room: its table's cards in two rows fill
+      // the board from the bar down (568 x 320: 63 of the hint's 159 px showed, the best
+      // move's margin cut, or the hint lay past the window's bottom). The best move is what
+      // the hint is for, and its small cards name the table's cards it would cover: over them
+      // then, in the window, but never over the status line (a Cancel, the capture to choose).
+      // Alone: beside the cards seen, the two take turns first (placePanels).
+      const alone = seen.hidden || turns.behind === seen;
+      if (box === hint && PHONE.matches && alone && !bestMoveInSight(box, spot)) {
+        for (const keep of [firm, [...blocksOf('#status-line > *'), ...panels]]) {
+          const over = mostShown(box, freeParts(inView(field), keep).filter((s) => bestMoveInSight(box, s)));
+          if (over) {
+            spot = over;
+            break;
+          }
+        }
       }
       let width = Math.min(spot.right - spot.left, WIDEST[box.id]);
       box.style.width = `${Math.round(width)}px`;
@@ -456,6 +473,7 @@ export function installCoach(getState, options = {}) {
       spots[box.id] = { x: placed.left + window.scrollX, y: placed.top + window.scrollY };
       blocks.push(grow(placed));
       firm.push(grow(placed));
+      panels.push(grow(placed));
     }
   }
 
@@ -509,6 +527,22 @@ export function installCoach(getState, options = {}) {
       }
     }
     return best;
+  }
+
+  // `part` cut to the window: a phone on its side scrolls, and a panel past its edge is not
+  // read.
+  const inView = (part) => ({ ...part, top: Math.max(part.top, GAP), bottom: Math.min(part.bottom, window.innerHeight - GAP) });
+
+  // Whether `part`, at the width the hint would take there, shows its best move in the window:
+  // from the hint's top to the end of its first move (small cards, margin, reasons).
+  function bestMoveInSight(hint, part) {
+    const seen = inView(part);
+    if (seen.right - seen.left < MIN_W) return false;
+    shownIn(hint, part); // its width there
+    const first = hint.querySelector('.hint-options li');
+    if (!first) return seen.bottom - seen.top >= Math.min(hint.scrollHeight, MIN_H);
+    const need = rect(first).bottom - rect(hint).top + hint.scrollTop;
+    return part.top >= seen.top - 1 && seen.bottom - seen.top >= need;
   }
 
   // The free parts that hold the cards seen's pictures whole at the panel's full width.

@@ -700,3 +700,30 @@ def test_the_small_cards_and_the_cards_seen_follow_the_card_design(
     marks = page.eval_on_selector_all(
         "#seen-panel .seen-suit-mark use", "els => els.map((e) => e.getAttribute('href'))")
     assert marks == ["#plain-D", "#plain-C", "#plain-S", "#plain-B"], marks
+
+
+SIDE_SE: dict[str, Any] = {**PHONE_LANDSCAPE, "viewport": {"width": 568, "height": 320}}
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_on_a_small_phone_on_its_side_the_hints_best_move_is_in_sight(
+        open_page: Callable[..., Any], server: Server, lang: str) -> None:
+    """QA: a 568 x 320 phone on its side, eight cards on the table in two rows: the hint got
+    63 of its 159 px beside the left seat (Italian, German), the best move's cards cut through
+    and its margin out of sight; or lay past the window's bottom (English)."""
+    table = "3C 5C 9S 2B 1S 6S 3S 8S"
+    hands = _position("1D 2D 9D 10D 4C 6C 10S 4B", table, (8, 8, 8))
+    page = open_page(SIDE_SE, game=server.insert(hands, table, dealer=3),
+                     prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(PLAYABLE)
+    page.tap("#btn-hint")
+    page.wait_for_function(HINT_SHOWN)
+    best = page.evaluate(HINT_MOVES)[0]
+    assert best["inside"], best
+    box = page.eval_on_selector("#coach-hint", "e => { const r = e.getBoundingClientRect();"
+                                " return [r.top, r.bottom, r.width, innerHeight]; }")
+    margin = page.eval_on_selector("#coach-hint .hint-options li .margin",
+                                   "e => e.getBoundingClientRect().bottom")
+    assert box[0] >= 0 and margin <= box[3], (box, margin)
+    assert box[2] >= 160, box
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-side-hint-{lang}.png"))
