@@ -177,3 +177,41 @@ def test_the_outage_is_told_from_the_first_call_that_failed(
     assert len(told) == 1, told
     seconds = float(told[0].split(", ")[1].split(" s ")[0])
     assert seconds >= 0.4, told
+
+
+def test_calls_whose_connections_were_ended_at_once_have_the_database_asked_once(
+        store: ObservedStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL ends every connection of the process at once (a pooler restarted, an
+    idle-connection killer): each call on one fails (``ConnectionLost``: 503), and the database
+    is asked once, off the caller's thread, whether it answers; calls go on meanwhile, and
+    nothing is judged away when it answers. (Each judged it away before: every call refused
+    until the probe heard it again.) test_store_connections_ended.py ends real connections."""
+    import threading
+
+    from scopone.web.store.errors import ConnectionLost
+
+    calls = _failing(store, monkeypatch, ConnectionLost("server closed the connection"))
+    asked = threading.Event()
+    answer = threading.Event()
+    pings: list[bool] = []
+
+    def ping() -> bool:
+        pings.append(True)
+        asked.set()
+        assert answer.wait(WAIT)
+        return True
+
+    monkeypatch.setattr(store.inner, "ping", ping)
+    for _ in range(3):
+        with pytest.raises(ConnectionLost):
+            store.version("g")
+    assert asked.wait(WAIT)
+    assert not store.away and store.away_at is not None
+    assert store.load("g") is None  # not refused while the question waits
+    answer.set()
+    deadline = time.monotonic() + WAIT
+    while store._asker is not None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert pings == [True] and calls == ["g"] * 3
+    assert not store.away and store.load("g") is None

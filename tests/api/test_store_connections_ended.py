@@ -116,3 +116,174 @@ def test_a_loop_call_whose_connection_the_server_ends_under_it_is_made_again_off
         assert not store.away and store.away_at is None
     finally:
         store.close()
+
+
+def _ends_its_backend_the_first_time(sql: str) -> str:
+    """``sql`` (a statement ending in its WHERE's condition) that ends its own backend the
+    first time it is made, as ``pg_terminate_backend`` from outside would at that moment (the
+    test's sequence ``tries`` counts the times: a sequence is not undone with the statement)."""
+    return sql + " AND (nextval('tries') > 1 OR pg_terminate_backend(pg_backend_pid()))"
+
+
+def _create_tries(pg_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("CREATE SEQUENCE tries")
+
+
+def _asked(store: ObservedStore) -> None:
+    """Waits until the store has asked whether the database answers (``ObservedStore._ask``),
+    if it asked."""
+    deadline = time.monotonic() + 10.0
+    while store._asker is not None:
+        assert time.monotonic() < deadline, "still asking"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("read", ["load", "load_by_code", "version", "load_person"])
+def test_an_async_read_whose_connection_the_server_ends_under_it_is_made_again(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch, read: str) -> None:
+    """A read on the async pool (where a loop's call that would wait is made) has its own
+    connection ended while it runs: it is made once more on another connection and answers,
+    and the database, which answers, is not judged away. (Before, that one call's error judged
+    it away: every call of the process refused for the probe's half second, and the request
+    answered 503; helper-62: 2 of 60 drops of every connection.)"""
+    from scopone.web.store import PersonRecord, postgres_async
+
+    store = ObservedStore(open_store(pg_url))
+    rec = GameRecord.new(Match(Rules(), random.Random(7)), "normal", code="lost1")
+    store.insert(rec)
+    person = PersonRecord("p" * 32, {"rounds": 1}, 1.0, 1.0)
+    store.save_person(person)
+    _create_tries(pg_url)
+    sql, key = {"load": ("LOAD_GAME", rec.id), "load_by_code": ("LOAD_BY_CODE", "lost1"),
+                "version": ("VERSION", rec.id), "load_person": ("LOAD_PERSON", person.id)}[read]
+    monkeypatch.setattr(postgres_async, sql,
+                        _ends_its_backend_the_first_time(getattr(postgres_async, sql)))
+
+    async def scenario() -> Any:
+        calls: Any = store.async_calls()
+        await calls.open()
+        try:
+            return await getattr(calls, read)(key)
+        finally:
+            await calls.close()
+
+    try:
+        got = run_alone(scenario())
+        if read == "version":
+            assert got == 0
+        else:
+            assert got is not None and got.id == (person.id if read == "load_person" else rec.id)
+        _asked(store)
+        assert not store.away and store.away_at is None
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("written_between", [False, True])
+def test_an_async_write_whose_answer_the_server_ends_is_made_again_and_done_once(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch, written_between: bool) -> None:
+    """A write on the async pool is committed, and the server ends its connection before the
+    answer comes back (the commit's answer is what is lost). Made once more on another
+    connection, it finds itself stored and answers as done: stored once, as it was. If another
+    process's write came in between, the write made again is refused, which could be its own
+    first change taken for another's: the call then fails as it did (503, the database not
+    judged away), rather than telling a card that stands refused as stale (a coach's count,
+    tried again on top, counted twice)."""
+    from scopone.web.store import postgres, unavailable
+    from scopone.web.store.errors import whole_database_away
+    from scopone.web.store.postgres_answer import AsyncAnswering
+
+    store = ObservedStore(open_store(pg_url))
+    other = open_store(pg_url)  # another process
+    rec = _record()
+    store.insert(rec)
+    execute = AsyncAnswering.execute
+    ended: list[bool] = []
+
+    async def committed_then_ended(self: Any, query: Any, params: Any = None,
+                                   **kw: Any) -> Any:
+        cur = await execute(self, query, params, **kw)
+        if query == postgres.UPDATE_GAME and not ended:
+            ended.append(True)
+            if written_between:
+                newer = other.load(rec.id)
+                assert newer is not None and newer.version == 1
+                newer.version, newer.updated = 2, newer.updated + 1
+                assert other.update(newer, 1)
+            await execute(self, "SELECT pg_terminate_backend(pg_backend_pid())")
+        return cur
+
+    monkeypatch.setattr(AsyncAnswering, "execute", committed_then_ended)
+
+    async def scenario() -> Any:
+        calls: Any = store.async_calls()
+        await calls.open()
+        try:
+            rec.version, rec.updated = 1, rec.updated + 1
+            return await calls.update(rec, 0)
+        except Exception as exc:
+            return exc
+        finally:
+            await calls.close()
+
+    try:
+        answer = run_alone(scenario())
+        assert ended
+        stored = other.load(rec.id)
+        assert stored is not None
+        if written_between:
+            assert isinstance(answer, Exception), answer  # not False: not known stale
+            assert unavailable(answer) and not whole_database_away(answer), answer
+            assert stored.version == 2
+            _asked(store)  # the database asked at once: it answers
+            assert not store.away and store.away_at is not None
+        else:
+            assert answer is True
+            assert stored.version == 1 and stored.updated == rec.updated
+            assert not store.away and store.away_at is None
+    finally:
+        other.close()
+        store.close()
+
+
+@pytest.mark.parametrize("answers", [True, False])
+def test_a_call_whose_connection_the_server_ends_has_the_database_asked_at_once(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch, answers: bool) -> None:
+    """A call on the threads' pool (the heartbeat's, the sweep's; any call off the server's
+    loop) has its connection ended while it runs: it fails (503), and the database is asked at
+    once, off the loop, whether it answers. It does: nothing is judged away. It does not
+    (PostgreSQL stopped or restarting ends its connections so too): away, as before, and heard
+    back by the probe."""
+    from scopone.web.store import observed, postgres, unavailable
+    from scopone.web.store.errors import whole_database_away
+
+    monkeypatch.setattr(observed, "PROBE_SECONDS", 0.01)
+    store = ObservedStore(open_store(pg_url))
+    rec = _record()
+    store.insert(rec)
+    _create_tries(pg_url)
+    monkeypatch.setattr(postgres, "LOAD_GAME",
+                        _ends_its_backend_the_first_time(postgres.LOAD_GAME))
+    if not answers:
+        pings = iter([False, True])  # the question, then the probe's first
+        monkeypatch.setattr(store.inner, "ping", lambda: next(pings))
+    try:
+        with pytest.raises(Exception) as failed:
+            store.load(rec.id)
+        assert unavailable(failed.value) and not whole_database_away(failed.value)
+        _asked(store)
+        assert store.away_at is not None  # a turn it touched gets its time again
+        if answers:
+            assert not store.away
+        else:
+            deadline = time.monotonic() + 10.0
+            while store.heard == 0:  # judged away, then heard back
+                assert time.monotonic() < deadline, "never judged away, or never heard back"
+                time.sleep(0.01)
+        loaded = store.load(rec.id)
+        assert loaded is not None and loaded.id == rec.id
+    finally:
+        store.close()

@@ -38,6 +38,17 @@ class PoolBusy(RuntimeError):
         super().__init__("every connection is held by a call that waits")
 
 
+class ConnectionLost(RuntimeError):
+    """PostgreSQL ended the connection a call was made on, under the call (its backend killed
+    by an idle-connection killer or an operator, a pooler or the server restarting): a 503
+    like the others, but by itself not the database away. Every connection of a process is
+    ended at once so, and the others it makes answer in milliseconds: this one call judged a
+    database that answers away, and every call of the process was refused until a probe heard
+    it again (QA helper-60, F2; helper-62: 2 of 60 drops). ``ObservedStore`` asks the database
+    at once instead, and judges it away only if it does not answer; ``AsyncPostgres`` makes
+    the call once more first. The driver's own error is its cause (``__cause__``)."""
+
+
 class DatabaseAway(RuntimeError):
     """Raised at once, without asking the database, while it is known to be away
     (``ObservedStore``): a 503 like the failure that showed it away."""
@@ -58,7 +69,7 @@ def unavailable(exc: BaseException) -> bool:
     >>> unavailable(err), unavailable(sqlite3.OperationalError("no such table: games"))
     (True, False)
     """
-    if isinstance(exc, (DatabaseAway, PoolBusy)):
+    if isinstance(exc, (DatabaseAway, PoolBusy, ConnectionLost)):
         return True
     if isinstance(exc, sqlite3.Error):
         return getattr(exc, "sqlite_errorcode", None) in SQLITE_AWAY
@@ -69,9 +80,10 @@ def unavailable(exc: BaseException) -> bool:
 
 def whole_database_away(exc: BaseException) -> bool:
     """Whether ``exc`` (``unavailable``) says the database as a whole cannot be reached now
-    (PostgreSQL down or cut off: no connection in time, a connection lost), so the next call
+    (PostgreSQL down or cut off: no connection in time, no answer in time), so the next call
     would wait as long for the same answer. Not a lock or a statement past its timeout (one
     row or one query: the others go on), nor a read-only database, whose reads still answer.
+    Nor one connection the server ended under its call (``ConnectionLost``: asked first).
     Nor SQLite's file locked by another program: its reads still answer, and the one
     connection a probe would hold while it waits is every request's.
 
@@ -79,6 +91,8 @@ def whole_database_away(exc: BaseException) -> bool:
     >>> err = sqlite3.OperationalError("database is locked"); err.sqlite_errorcode = 5
     >>> whole_database_away(err), whole_database_away(DatabaseAway())
     (False, False)
+    >>> whole_database_away(ConnectionLost("server closed the connection unexpectedly"))
+    False
     """
     psycopg = sys.modules.get("psycopg")
     if psycopg is None or not isinstance(exc, psycopg.OperationalError):

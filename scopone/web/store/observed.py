@@ -18,6 +18,15 @@ again every second, would each hold a connection attempt open all the time. So o
 a call finds PostgreSQL away as a whole (``whole_database_away``), the calls after it fail at
 once (``DatabaseAway``: 503) while a thread of its own asks the database, off the loop, whether
 it answers again; the first answer lets every call through again.
+
+Not one connection lost (``ConnectionLost``): PostgreSQL ends every connection of a process at
+once when an idle-connection killer or an operator ends its backends, or a pooler restarts,
+and the connections made after answer in milliseconds. Judged away on that, the process
+refused every call for the probe's half second while the database answered (QA helper-60, F2).
+So a call whose connection was ended under it has the database asked at once, off the loop
+(a thread's ``ping``), and judged away only if it does not answer: PostgreSQL stopped or
+restarting ends its connections so too, and its ping then fails within its 2 s (or the calls'
+waits for a connection, which judge it away at once, come first).
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from contextlib import AbstractContextManager
 from typing import ParamSpec, TypeVar
 
 from .base import AsyncCalls, GameRecord, Listener, PersonRecord, Store
-from .errors import DatabaseAway, unavailable, whole_database_away
+from .errors import ConnectionLost, DatabaseAway, unavailable, whole_database_away
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +63,9 @@ class ObservedStore:
         self._away = threading.Event()  # set while the database is known to be away
         self._closing = threading.Event()
         self._probe: threading.Thread | None = None
+        #: The thread asking whether the database answers after a call lost its connection
+        #: (``_ask``), while it asks; one at a time, as a drop ends every call's at once.
+        self._asker: threading.Thread | None = None
         self._lock = threading.Lock()
         #: Times a probe heard the database back. A call begun before the last of them that
         #: fails after it (it waited out the outage: a heartbeat's wait for a connection) says
@@ -108,6 +120,27 @@ class ObservedStore:
             self.away_at = time.time()
             if whole_database_away(exc):
                 self._known_away(heard, begun)
+            elif isinstance(exc, ConnectionLost):
+                self._ask(heard, begun)
+
+    def _ask(self, heard: int, begun: float) -> None:
+        """A call begun at ``begun`` (the database heard back ``heard`` times) lost its
+        connection (``ConnectionLost``): whether the database answers is asked at once, off
+        the loop; calls go on meanwhile."""
+        with self._lock:
+            if self._asker is not None or self._away.is_set() or self._closing.is_set():
+                return  # asked already, or known away
+            self._asker = threading.Thread(target=self._answers, args=(heard, begun),
+                                           name="store-ask", daemon=True)
+            self._asker.start()
+
+    def _answers(self, heard: int, begun: float) -> None:
+        try:
+            if not self.inner.ping():
+                self._known_away(heard, begun)  # the outage told from the call that failed
+        finally:
+            with self._lock:
+                self._asker = None
 
     def _known_away(self, heard: int, begun: float) -> None:
         with self._lock:
@@ -136,6 +169,10 @@ class ObservedStore:
 
     def close(self) -> None:
         self._closing.set()
+        with self._lock:
+            asker = self._asker
+        if asker is not None:
+            asker.join()  # before the probe: a ping that fails may start it
         if self._probe is not None:
             self._probe.join()
         self.inner.close()

@@ -33,7 +33,7 @@ from .base import (
     dump_state,
     record_from_row,
 )
-from .errors import SchemaTooNew, WouldWait
+from .errors import ConnectionLost, SchemaTooNew, WouldWait
 from .postgres_answer import (
     PING_ANSWER_SECONDS,
     Answering,
@@ -150,6 +150,10 @@ def checked(pool: ConnectionPool[Any],
     try:
         with conn:
             yield conn
+    except psycopg.OperationalError as exc:
+        if conn.broken:  # ended under the call: not, by itself, the database away
+            raise ConnectionLost(str(exc)) from exc
+        raise
     finally:
         pool.putconn(conn)
 
@@ -336,13 +340,20 @@ class PostgresStore:
             raise
 
     def ping(self) -> bool:
-        try:
-            with self._connection(timeout=2.0) as conn, \
-                    answering_within(conn, PING_ANSWER_SECONDS):
-                conn.execute("SELECT 1").fetchone()
-        except psycopg.Error:  # server away; the pool closed or exhausted (its errors too)
-            return False
-        return True
+        # Asked once more on another connection if the server ended this one under it: when
+        # it ends every connection of the process, the ping asking whether it still answers
+        # (``ObservedStore``) may be given one it is ending a moment later.
+        for _ in range(2):
+            try:
+                with self._connection(timeout=2.0) as conn, \
+                        answering_within(conn, PING_ANSWER_SECONDS):
+                    conn.execute("SELECT 1").fetchone()
+            except ConnectionLost:
+                continue
+            except psycopg.Error:  # server away; the pool closed or exhausted (its errors too)
+                return False
+            return True
+        return False
 
     # ----- games ----------------------------------------------------------------------------
 

@@ -19,15 +19,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from .base import GameRecord, PersonRecord, record_from_row
-from .errors import PoolBusy
+from .errors import ConnectionLost, PoolBusy
 from .postgres import (
     INSERT_GAME,
     LOAD_BY_CODE,
@@ -67,6 +67,9 @@ class CallerGone(logging.Filter):
 
 
 logging.getLogger("psycopg").addFilter(CallerGone())
+
+R = TypeVar("R")
+Conn = psycopg.AsyncConnection[tuple[Any, ...]]
 
 #: Calls waiting here at once, each holding a connection (one waiting for a row's lock holds
 #: its own; the games of a process wait one by one behind their own lock, so this many locked
@@ -140,27 +143,65 @@ class AsyncPostgres:
             await pool.putconn(conn)
         try:
             yield conn
+        except psycopg.OperationalError as exc:
+            if conn.broken:  # ended under the call (``NoAnswer`` closes its own: not broken)
+                raise ConnectionLost(str(exc)) from exc
+            raise
         finally:
             await pool.putconn(conn)
 
-    async def ping(self) -> bool:
+    async def _made(self, call: Callable[[Conn], Awaitable[R]],
+                    done: Callable[[R], bool] = lambda _: True) -> R:
+        """``call`` on a connection of the pool; made once more on another if the server
+        ended the first under it (``ConnectionLost``): it ends every connection at once (an
+        idle-connection killer, a pooler restarted), and the request, made again, is answered
+        rather than refused. Once only: a second connection lost so goes to ``ObservedStore``,
+        which asks whether the database answers.
+
+        A write made again may find the one made first done: its commit's answer is what was
+        lost. Each write is done at most once however often it is made (``postgres``): found
+        done, it answers as done. Its answer made again counts only if ``done`` (the write
+        stored, by the first try or this one): a refusal could be the first try's own change
+        taken for another's (another process's write came in between), so that call fails as
+        it did (503) rather than saying a card that stands was refused as stale, or a coach's
+        count, tried again on top of itself, counted twice."""
         try:
-            async with self._connection(timeout=2.0) as conn:
-                with answering_within(conn, PING_ANSWER_SECONDS):
-                    await (await conn.execute("SELECT 1")).fetchone()
-        except psycopg.Error:  # as ``PostgresStore.ping``
-            return False
-        return True
+            async with self._connection() as conn:
+                return await call(conn)
+        except ConnectionLost as lost:
+            async with self._connection() as conn:
+                answer = await call(conn)
+            if not done(answer):
+                raise lost
+            return answer
+
+    async def ping(self) -> bool:
+        for _ in range(2):  # once more if the server ended the connection (``PostgresStore``)
+            try:
+                async with self._connection(timeout=2.0) as conn:
+                    with answering_within(conn, PING_ANSWER_SECONDS):
+                        await (await conn.execute("SELECT 1")).fetchone()
+            except ConnectionLost:
+                continue
+            except psycopg.Error:  # as ``PostgresStore.ping``
+                return False
+            return True
+        return False
 
     async def insert(self, rec: GameRecord) -> None:
-        async with self._connection() as conn:
-            inserted((await conn.execute(INSERT_GAME, insert_args(rec))).rowcount, rec)
+        async def call(conn: Conn) -> int:
+            return (await conn.execute(INSERT_GAME, insert_args(rec))).rowcount
+
+        inserted(await self._made(call, done=lambda rowcount: rowcount == 1), rec)
 
     async def _one(self, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if not storable(args):
             return None
-        async with self._connection() as conn:
+
+        async def call(conn: Conn) -> tuple[Any, ...] | None:
             return await (await conn.execute(sql, args)).fetchone()
+
+        return await self._made(call)  # a read: its answer made again is as good
 
     async def load(self, game_id: str) -> GameRecord | None:
         row = await self._one(LOAD_GAME, (game_id,))
@@ -177,13 +218,20 @@ class AsyncPostgres:
     async def update(self, rec: GameRecord, expected_version: int,
                      expected_updated: float | None = None) -> bool:
         args = update_args(rec, expected_version, expected_updated)
-        async with self._connection() as conn:
+
+        async def call(conn: Conn) -> bool:
             return (await conn.execute(UPDATE_GAME, args)).rowcount == 1
+
+        return await self._made(call, done=bool)
 
     async def load_person(self, person_id: str) -> PersonRecord | None:
         row = await self._one(LOAD_PERSON, (person_id,))
         return None if row is None else person_from_row(row)
 
     async def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:
-        async with self._connection() as conn:
-            return (await conn.execute(*save_person_query(rec, expected_updated))).rowcount == 1
+        query = save_person_query(rec, expected_updated)
+
+        async def call(conn: Conn) -> bool:
+            return (await conn.execute(*query)).rowcount == 1
+
+        return await self._made(call, done=bool)
