@@ -536,13 +536,14 @@ export function installCoach(getState, options = {}) {
   // Whether `part`, at the width the hint would take there, shows its best move in the window:
   // from the hint's top to the end of its first move (small cards, margin, reasons).
   function bestMoveInSight(hint, part) {
-    const seen = inView(part);
-    if (seen.right - seen.left < MIN_W) return false;
+    const shown = inView(part);
+    if (shown.right - shown.left < MIN_W) return false;
+    if (part.top < shown.top - 1) return false; // the hint's top would lie above the window
     shownIn(hint, part); // its width there
     const first = hint.querySelector('.hint-options li');
-    if (!first) return seen.bottom - seen.top >= Math.min(hint.scrollHeight, MIN_H);
+    if (!first) return shown.bottom - shown.top >= Math.min(hint.scrollHeight, MIN_H);
     const need = rect(first).bottom - rect(hint).top + hint.scrollTop;
-    return part.top >= seen.top - 1 && seen.bottom - seen.top >= need;
+    return shown.bottom - shown.top >= need;
   }
 
   // The free parts that hold the cards seen's pictures whole at the panel's full width.
