@@ -135,8 +135,10 @@ async function offer(linked) {
     adoptPerson(linked);
     forgetLink();
     render(theirs);
-    $('stats').insertAdjacentHTML('afterbegin', `<section><p id="carry-done" role="status">${esc(tr('adopted'))}</p></section>`);
-    $('stats-title').focus(); // the button is gone: the focus goes to the page's title, not lost
+    $('stats').insertAdjacentHTML('afterbegin', `<section><p id="carry-done" role="status" tabindex="-1">${esc(tr('adopted'))}</p></section>`);
+    // The button is gone: the focus goes to what it did, which a screen reader then reads (a
+    // status written at once and the focus moved to the title may go unsaid: QA helper-63).
+    $('carry-done').focus();
   });
   $('btn-keep').addEventListener('click', async () => {
     forgetLink();
