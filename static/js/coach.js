@@ -6,6 +6,7 @@
 import { ApiError, call } from './api.js';
 import { cardSvg, suitSign } from './cards.js';
 import { cardList, cardName, seatName, t } from './i18n.js';
+import { focusControl } from './menu.js';
 import { ct, reasonTexts, signed } from './coach-text.js';
 
 const $ = (id) => document.getElementById(id);
@@ -277,7 +278,7 @@ export function installCoach(getState, options = {}) {
     return !active || active === document.body || box.contains(active);
   };
   const focusOn = (button) => {
-    if (!button.hidden && !button.disabled) button.focus({ preventScroll: true });
+    if (!button.hidden && !button.disabled) focusControl(button, { preventScroll: true });
   };
 
   const GAP = 6;
@@ -691,7 +692,7 @@ export function installCoach(getState, options = {}) {
     coach.reviewDirty = true;
     keepReview();
     afterRender();
-    if (opener && opener.isConnected) opener.focus({ preventScroll: true });
+    if (opener && opener.isConnected) focusControl(opener, { preventScroll: true });
   }
 
   function stepReview(delta) {

@@ -2,6 +2,7 @@
 
 import { LEVELS } from './render.js';
 import { t } from './i18n.js';
+import { focusControl } from './menu.js';
 import { tt } from './i18n-tables.js';
 import { cleanName, copyInvite, nameTooLong, saveSeat, tables } from './tables-api.js';
 
@@ -97,7 +98,7 @@ function close() {
   release = null;
   box.hidden = true;
   box.innerHTML = '';
-  $('btn-friends').focus();
+  focusControl($('btn-friends'));
 }
 
 /** Opens the form over the page; the solo game underneath is left as it is. */

@@ -6,6 +6,7 @@ import { installCoach } from './coach.js';
 import { labelFriends, openFriends } from './friends.js';
 import { bindHands, handKey } from './hands.js';
 import { LANGS, browserLang } from './i18n.js';
+import { focusControl, installMenu } from './menu.js';
 import { follow } from './push.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
 import { announceRound, showPlay as show } from './show.js';
@@ -414,7 +415,7 @@ function closeSettings() {
   const inside = $('settings').contains(document.activeElement);
   state.settingsOpen = false;
   renderNow();
-  if (inside) $('btn-settings').focus();
+  if (inside) focusControl($('btn-settings'));
 }
 
 function summaryAction() {
@@ -436,6 +437,12 @@ function setLang(lang) {
 function bind() {
   const unbind = [
     bindHands(state, hands),
+    // The menu and the settings take turns under the bar (both at its right).
+    installMenu(() => {
+      if (!state.settingsOpen) return;
+      state.settingsOpen = false;
+      renderNow();
+    }),
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),
     on(document, 'visibilitychange', () => refresh()),

@@ -103,6 +103,12 @@ function fillSelect(select, options, value) {
   if (select !== document.activeElement) select.value = value;
 }
 
+/** A control's whole label, and the short one the bar of a phone on its side shows in its
+ * place ("Easy", "Napola ✓"; scopone.css), where a screen reader still reads the whole. */
+function labelled(button, whole, short) {
+  setHtml(button, `<span class="long">${esc(whole)}</span><span class="short" aria-hidden="true">${esc(short)}</span>`);
+}
+
 function renderBar(state, view) {
   const level = view ? view.level : state.prefs.level;
   const rules = view ? view.rules : state.prefs;
@@ -111,13 +117,15 @@ function renderBar(state, view) {
     <span class="dash">–</span>
     <span class="pair-b"><b id="score-b">${score[1]}</b> ${esc(tr('pairB'))}</span>
     <span class="target">${esc(tr('target', { n: rules.target }))}</span>`);
-  $('btn-new').textContent = tr('newMatch');
-  $('btn-level').textContent = `${tr('level')}: ${tr(level)}`;
+  const napola = rules.napola ? 'on' : 'off';
+  labelled($('btn-new'), tr('newMatch'), tr('newShort'));
+  labelled($('btn-level'), `${tr('level')}: ${tr(level)}`, tr(level));
   $('btn-level').dataset.level = level;
-  $('btn-napola').textContent = `${tr('napola')}: ${tr(rules.napola ? 'on' : 'off')}`;
+  labelled($('btn-napola'), `${tr('napola')}: ${tr(napola)}`, `${tr('napola')}${rules.napola ? ' ✓' : ''}`);
   $('btn-napola').setAttribute('aria-pressed', String(Boolean(rules.napola)));
-  $('btn-design').textContent = `${tr('design')}: ${tr(state.prefs.design)}`;
+  labelled($('btn-design'), `${tr('design')}: ${tr(state.prefs.design)}`, tr(state.prefs.design));
   $('btn-settings').textContent = tr('settings');
+  $('btn-menu').textContent = tr('menu');
   $('btn-settings').setAttribute('aria-expanded', String(state.settingsOpen));
   $('settings').hidden = !state.settingsOpen;
   // Just under the bar, however many rows its controls take on a narrow screen.

@@ -158,6 +158,14 @@ def intercepted_from_the_start(page: Any) -> None:
     page.route("**/no-such-path-is-ever-asked-for", lambda route: route.fallback())
 
 
+def tap_control(page: Any, selector: str) -> None:
+    """Taps a control of the bar, opening the menu first where it lies there (a phone on its
+    side narrower than 800 px: the cards seen, the review, the settings...; menu.js)."""
+    if page.locator(f"#bar-menu {selector}").count() and page.locator("#bar-menu").is_hidden():
+        page.locator("#btn-menu").tap()
+    page.locator(selector).tap()
+
+
 @pytest.fixture
 def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     """``open_page(device, game=None, prefs=None, locale="en-GB")`` → a page on a fresh context,

@@ -15,7 +15,7 @@ import pytest
 from scopone.engine import Match, Rules
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
+from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server, tap_control
 from .test_coach import NARROW_PHONE
 from .test_controls import HANDS, TABLE
 from .test_match import codes, visible_centre
@@ -105,7 +105,7 @@ def test_the_cards_seen_and_the_hint_leave_the_hand_and_the_board_in_sight(
     takes the board's room and the cards seen waits behind it, back when the hint goes."""
     page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3))
     page.wait_for_function(PLAYABLE)
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     assert page.is_visible("#seen-title") and page.is_visible("#seen-close")
     assert_in_sight(page, 1)
@@ -269,7 +269,7 @@ def test_the_cards_seen_shows_whole_on_an_upright_phone(
                      prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_function(PLAYABLE)
     assert page.locator("#table-cards .card").count() == table
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card", state="attached")
     width, height = device["viewport"]["width"], device["viewport"]["height"]
     if height >= 640:
@@ -428,7 +428,7 @@ def test_on_a_short_phone_the_hint_takes_the_place_of_the_cards_seen(
     page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3),
                      prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_function(PLAYABLE)
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     where = page.eval_on_selector("#seen-panel", PAGE_BOX)
     height = page.evaluate("document.documentElement.scrollHeight")
@@ -549,7 +549,7 @@ def test_the_seat_names_take_one_line_at_320_px(
     page.wait_for_function(PLAYABLE)
     for panel in ("closed", "open"):
         if panel == "open":
-            page.tap("#btn-seen")
+            tap_control(page, "#btn-seen")
             page.wait_for_selector("#seen-panel .seen-card")
         names = page.evaluate(NAME_BOXES)
         assert [n["lines"] for n in names] == [1, 1, 1], (panel, names)
@@ -583,7 +583,7 @@ def test_every_rank_of_the_cards_seen_fits_its_cell(
     page = open_page(device, game=mid_round(server, *TABLE_OF[6]),
                      prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_function(PLAYABLE)
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     ranks = page.eval_on_selector_all(
         "#seen-panel .seen-rank",
@@ -695,7 +695,7 @@ def test_the_small_cards_and_the_cards_seen_follow_the_card_design(
         " e.getAttribute('fill')])")
     assert signs and all(href.startswith("#plain-") and fill for href, fill in signs), signs
     page.tap("#hint-close")
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     marks = page.eval_on_selector_all(
         "#seen-panel .seen-suit-mark use", "els => els.map((e) => e.getAttribute('href'))")

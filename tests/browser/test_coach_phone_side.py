@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, PHONE_LANDSCAPE, TEST_PREFS, Server
+from .conftest import ARTIFACTS, PHONE_LANDSCAPE, TEST_PREFS, Server, tap_control
 from .test_coach_phone import (
     FIRM,
     HINT_SHOWN,
@@ -98,7 +98,7 @@ def test_the_cards_seen_shows_whole_on_a_phone_on_its_side(
     page.wait_for_function(PLAYABLE)
     assert page.locator("#table-cards .card").count() == table
     before = page.evaluate(TABLE_CARDS)
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     seen_shows_whole(page)
     cards = page.evaluate(TABLE_CARDS)
@@ -122,7 +122,7 @@ def test_on_its_side_the_hint_and_the_cards_seen_take_turns(
     button brings it to the front, the hint waiting; Esc closes the one in front."""
     page = open_page(device, game=server.insert(HANDS, TABLE, dealer=3))
     page.wait_for_function(PLAYABLE)
-    page.tap("#btn-seen")
+    tap_control(page, "#btn-seen")
     page.wait_for_selector("#seen-panel .seen-card")
     seen_shows_whole(page)
     where = page.eval_on_selector("#seen-panel", PAGE_BOX)

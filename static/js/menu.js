@@ -1,0 +1,121 @@
+// The bar of a phone on its side: one row (the score, the game's controls, the hint and Menu),
+// the other controls and the site's links in the panel Menu opens. In two or three rows the bar
+// took 78 to 125 px and the hand lay partly below a window 320 to 375 px high; elsewhere the bar
+// stays as it is.
+
+const $ = (id) => document.getElementById(id);
+
+/** When the bar is one row; scopone.css's "phone, landscape" rules answer the same query. */
+export const COMPACT = '(max-height: 520px) and (orientation: landscape)';
+
+/** A phone on its side wide enough for the cards seen and the review in the row too. */
+export const WIDE = '(min-width: 800px)';
+
+// The controls that stay in the bar's row: those SPEC §3 wants on screen (a new match, the
+// level, Napola, the card design) and the hint; where the row is wide enough (800 px, the
+// score's target shown: 620 to 660 px in each language, their labels' longer parts left unseen)
+// the cards seen and the review. The others and the site's links go to the menu.
+const ROW = ['btn-new', 'btn-level', 'btn-napola', 'btn-design', 'btn-hint', 'btn-menu'];
+const ROW_WIDE = ['btn-seen', 'btn-review'];
+
+let places = []; // [element, the comment holding its place in the bar] while it is in the menu
+
+function moveIntoMenu(row) {
+  const menu = $('bar-menu');
+  const items = [...$('controls').children].filter((el) => el !== menu && !row.includes(el.id));
+  if ($('site-nav')) items.push($('site-nav'));
+  places = items.map((el) => {
+    const place = document.createComment(el.id);
+    el.replaceWith(place);
+    menu.append(el);
+    return [el, place];
+  });
+}
+
+function moveBack() {
+  setOpen(false);
+  for (const [el, place] of places) place.replaceWith(el);
+  places = [];
+}
+
+function setOpen(open) {
+  const menu = $('bar-menu');
+  $('btn-menu').setAttribute('aria-expanded', String(open));
+  menu.hidden = !open;
+  if (!open) return;
+  // Just under the bar, at its right, as high as the window leaves room for (it scrolls).
+  const top = Math.round($('bar').getBoundingClientRect().bottom) + 4;
+  menu.style.top = `${top}px`;
+  menu.style.maxHeight = `calc(100dvh - ${top + 8}px)`;
+}
+
+/** Focuses a control of the bar, or Menu while the control lies in the closed menu (a panel it
+ * opened closing: the focus goes back where the person can see it). */
+export function focusControl(el, options = {}) {
+  const menu = $('bar-menu');
+  if (menu && menu.hidden && menu.contains(el)) $('btn-menu').focus(options);
+  else el.focus(options);
+}
+
+/** Closes the menu; true if it was open. */
+export function closeMenu() {
+  const menu = $('bar-menu');
+  if (!menu || menu.hidden) return false;
+  const inside = menu.contains(document.activeElement);
+  setOpen(false);
+  if (inside) $('btn-menu').focus();
+  return true;
+}
+
+/** Sets the bar's row and its menu up, following the window as it turns; `opening()` is
+ * called as the menu opens (the page closes what would lie over it). */
+export function installMenu(opening = () => {}) {
+  const button = $('btn-menu');
+  if (!button) return () => {};
+  const query = window.matchMedia(COMPACT);
+  const wide = window.matchMedia(WIDE);
+  const follow = () => {
+    button.hidden = !query.matches;
+    if (places.length) moveBack();
+    if (query.matches) moveIntoMenu(wide.matches ? [...ROW, ...ROW_WIDE] : ROW);
+  };
+  follow();
+  const onClick = (e) => {
+    const open = $('bar-menu').hidden;
+    if (open) opening();
+    setOpen(open);
+    // Opened by a key (detail 0), the focus goes to the first item; a tap leaves it alone.
+    if (open && e.detail === 0) $('bar-menu').querySelector('button, a[href]').focus();
+  };
+  // After the item's own handler (bound on the item, so it runs first): each item opens
+  // something else or leaves the page, so the menu closes, and the focus, unless the item sent
+  // it elsewhere, goes back to Menu.
+  const onItem = (e) => {
+    if (e.target.closest('button, a')) closeMenu();
+  };
+  const onKey = (e) => {
+    if (e.key !== 'Escape' || $('bar-menu').hidden) return;
+    e.preventDefault();
+    e.stopPropagation();
+    setOpen(false);
+    button.focus();
+  };
+  // A tap anywhere else closes it, as a press on any other control would leave it behind.
+  const onDown = (e) => {
+    if (!$('bar-menu').hidden && !e.target.closest('#bar-menu, #btn-menu')) setOpen(false);
+  };
+  query.addEventListener('change', follow);
+  wide.addEventListener('change', follow);
+  button.addEventListener('click', onClick);
+  $('bar-menu').addEventListener('click', onItem);
+  document.addEventListener('keydown', onKey, true);
+  document.addEventListener('pointerdown', onDown, true);
+  return () => {
+    query.removeEventListener('change', follow);
+    wide.removeEventListener('change', follow);
+    button.removeEventListener('click', onClick);
+    $('bar-menu').removeEventListener('click', onItem);
+    document.removeEventListener('keydown', onKey, true);
+    document.removeEventListener('pointerdown', onDown, true);
+  };
+}

@@ -1,0 +1,230 @@
+"""A phone on its side: the bar is one row (the score, the controls SPEC §3 wants on screen, the
+hint, from 800 px the cards seen and the review, and Menu), the other controls and the site's
+links lie in Menu's panel, and the whole hand is in the window. (In two or three rows the bar
+took 78 to 125 px and the hand lay partly below the window on every phone on its side under
+390 px high: at 568 x 320 its cards showed 49 of 97 px.)"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS
+from .test_layout import FULL_HAND, PROBE
+from .test_tables import (  # noqa: F401  (fixtures)
+    TableServer,
+    hosting,
+    people,
+    tserver,
+)
+
+pytestmark = pytest.mark.browser
+
+# Phones on their side, with and without their browser's address bar: the iPhone SE (1st and
+# 2nd generation), a common Android, the iPhone 12.
+SIDES = [(568, 280), (568, 320), (640, 290), (640, 360), (667, 375), (844, 390)]
+IN_ROW = ["btn-new", "btn-level", "btn-napola", "btn-design", "btn-hint", "btn-menu"]
+IN_MENU = ["btn-friends", "btn-settings", "btn-seen", "btn-review", "link-stats", "nav-rules"]
+# From 800 px wide the cards seen and the review are in the row too.
+IN_WIDE_ROW = ["btn-new", "btn-level", "btn-napola", "btn-design", "btn-hint", "btn-seen",
+               "btn-review", "btn-menu"]
+# Every control of the bar as it was before the menu, in its order (upright: all in the bar).
+BAR_ORDER = ["btn-new", "btn-friends", "btn-level", "btn-napola", "btn-design", "btn-settings",
+             "btn-hint", "btn-seen", "btn-review", "link-stats"]
+
+# Where each control is, whether it is whole in the window and what a tap at its middle meets.
+WHERE = """(ids) => ids.map((id) => {
+  const el = document.getElementById(id);
+  const r = el.getBoundingClientRect();
+  const shown = el.getClientRects().length > 0;
+  const hit = shown && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {id, shown, inMenu: Boolean(el.closest('#bar-menu')),
+          whole: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+          hit: Boolean(hit) && el.contains(hit), left: r.left, top: r.top, bottom: r.bottom};
+})"""
+BAR_IDS = """() => [...document.querySelectorAll('#controls button, #controls a')]
+  .filter((el) => !el.closest('#bar-menu') && el.getClientRects().length > 0).map((el) => el.id)"""
+
+
+def side(width: int, height: int) -> dict[str, Any]:
+    return {**PHONE_LANDSCAPE, "viewport": {"width": width, "height": height}}
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+@pytest.mark.parametrize("size", SIDES, ids=[f"{w}x{h}" for w, h in SIDES])
+def test_on_its_side_the_bar_is_one_row_and_the_whole_hand_is_in_the_window(
+        open_page: Callable[..., Any], size: tuple[int, int], lang: str) -> None:
+    width, height = size
+    page = open_page(side(width, height),
+                     prefs={**TEST_PREFS, "lang": lang, "level": "normal", "napola": True})
+    page.wait_for_function(FULL_HAND)
+    bar = page.locator("#bar").bounding_box()
+    assert bar["height"] <= 40, bar
+    row = IN_WIDE_ROW if width >= 800 else IN_ROW
+    assert page.evaluate(BAR_IDS) == row
+    score = page.locator("#score").bounding_box()
+    for control in page.evaluate(WHERE, row):
+        assert control["whole"] and control["hit"], control
+        assert control["left"] >= score["x"] + score["width"] + 4, (control, score)
+    for control in page.evaluate(WHERE, [c for c in IN_MENU if c not in row]):
+        assert control["inMenu"] and not control["shown"], control
+    # Short labels in the row, whole names for a screen reader (and a label in each name).
+    names = {"en": ("New match", "Level: Normal", "Napola: on", "Cards: Traditional"),
+             "it": ("Nuova partita", "Livello: Normale", "Napola: sì", "Carte: Tradizionali"),
+             "de": ("Neue Partie", "Level: Normal", "Napola: an", "Karten: Traditionell")}[lang]
+    for control, name in zip(("btn-new", "btn-level", "btn-napola", "btn-design"), names,
+                             strict=True):
+        button = page.get_by_role("button", name=name, exact=True)
+        assert button.get_attribute("id") == control, name
+        short = button.evaluate("el => el.querySelector('.short').innerText")
+        assert short.removesuffix(" ✓") in name and len(short) < len(name), (short, name)
+        assert button.evaluate("el => el.querySelector('.long').getBoundingClientRect().width") <= 1
+    sizes = page.evaluate("""() => ({w: document.documentElement.scrollWidth,
+      h: document.documentElement.scrollHeight})""")
+    assert sizes == {"w": width, "h": height}, sizes
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"] and card["bottom"] <= height, card
+        assert card["strip"] >= 24, card
+    if (width, height) == (568, 280):
+        page.screenshot(path=str(ARTIFACTS / f"side-bar-{lang}-{width}x{height}.png"))
+
+
+@pytest.mark.parametrize("size", [(568, 280), (844, 390)], ids=["568x280", "844x390"])
+def test_menu_holds_every_other_control_each_whole_and_within_reach(
+        open_page: Callable[..., Any], size: tuple[int, int]) -> None:
+    page = open_page(side(*size), prefs={**TEST_PREFS, "lang": "de"})
+    page.wait_for_function(FULL_HAND)
+    menu = page.locator("#btn-menu")
+    assert menu.get_attribute("aria-expanded") == "false"
+    assert page.get_by_role("button", name="Menü", exact=True).get_attribute("id") == "btn-menu"
+    menu.tap()
+    assert menu.get_attribute("aria-expanded") == "true"
+    items = [c for c in IN_MENU if size[0] < 800 or c not in IN_WIDE_ROW]
+    for control in page.evaluate(WHERE, items):
+        # Where the window is too short for all, the panel scrolls: each in reach once there.
+        page.locator(f"#{control['id']}").scroll_into_view_if_needed()
+        again = page.evaluate(WHERE, [control["id"]])[0]
+        assert again["inMenu"] and again["whole"] and again["hit"], again
+    assert page.locator("#bar-menu .site-nav a[data-lang='it']").is_visible()
+    page.screenshot(path=str(ARTIFACTS / f"side-menu-de-{size[0]}x{size[1]}.png"))
+    # Settings opens its panel in the menu's place.
+    page.locator("#btn-settings").tap()
+    page.wait_for_selector("#settings:visible")
+    assert page.locator("#bar-menu").is_hidden()
+    assert menu.get_attribute("aria-expanded") == "false"
+    # Menu opened again closes the settings, which lay where it lies.
+    menu.tap()
+    page.wait_for_selector("#settings", state="hidden")
+    assert page.locator("#bar-menu").is_visible()
+    # A tap elsewhere closes it.
+    page.locator("#table").tap()
+    assert page.locator("#bar-menu").is_hidden()
+    # The controls in the row act from it: Level shows its new value.
+    before = page.evaluate("() => document.getElementById('btn-level').textContent")
+    page.locator("#btn-level").tap()
+    page.wait_for_function("b => document.getElementById('btn-level').textContent !== b",
+                           arg=before)
+
+
+def test_the_cards_seen_from_the_menu(open_page: Callable[..., Any]) -> None:
+    page = open_page(side(640, 360))
+    page.wait_for_function(FULL_HAND)
+    page.locator("#btn-menu").tap()
+    page.locator("#btn-seen").tap()
+    page.wait_for_selector("#seen-panel:visible")
+    assert page.locator("#bar-menu").is_hidden()
+    assert page.get_attribute("#btn-seen", "aria-expanded") == "true"
+    # Closed by its key from within the panel, the focus comes back to Menu, in sight (the
+    # panel's button lies in the closed menu).
+    page.locator("#seen-panel").focus()
+    page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel", state="hidden")
+    assert page.evaluate("() => document.activeElement.id") == "btn-menu"
+
+
+def test_the_menu_by_keyboard(open_page: Callable[..., Any]) -> None:
+    page = open_page(side(640, 360))
+    page.wait_for_function(FULL_HAND)
+    page.locator("#btn-menu").focus()
+    page.keyboard.press("Enter")
+    # Opened by a key, the focus goes to its first item; Tab goes on through the items.
+    assert page.evaluate("() => document.activeElement.id") == "btn-friends"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "btn-settings"
+    page.keyboard.press("Escape")
+    assert page.locator("#bar-menu").is_hidden()
+    assert page.evaluate("() => document.activeElement.id") == "btn-menu"
+    # The settings from the menu: Esc closes them and the focus comes back to Menu, in sight
+    # (their button lies in the closed menu).
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "btn-settings"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#settings:visible")
+    assert page.evaluate("() => document.activeElement.id") == "set-level"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#settings", state="hidden")
+    assert page.evaluate("() => document.activeElement.id") == "btn-menu"
+    # The friends dialog from the menu: closed, the focus is on Menu too.
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#friends:visible")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#friends", state="hidden")
+    assert page.evaluate("() => document.activeElement.id") == "btn-menu"
+    # Shift+Tab from Menu goes back along the row (the hint is disabled until the person's
+    # turn comes; the card design before it is always there).
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.activeElement.id") in ("btn-hint", "btn-design")
+
+
+def test_turned_upright_the_controls_come_back_to_the_bar_in_their_order(
+        open_page: Callable[..., Any]) -> None:
+    page = open_page(side(667, 375))
+    page.wait_for_function(FULL_HAND)
+    page.locator("#btn-menu").tap()
+    for _ in range(2):
+        page.set_viewport_size(PHONE["viewport"])
+        page.wait_for_function("() => document.getElementById('btn-menu').hidden")
+        assert page.evaluate(BAR_IDS) == BAR_ORDER
+        assert page.locator("#site-nav").evaluate("el => el.parentElement.id") == "bar"
+        assert page.locator("#bar-menu").is_hidden()
+        page.set_viewport_size({"width": 667, "height": 375})
+        page.wait_for_function("() => !document.getElementById('btn-menu').hidden")
+        assert page.evaluate(BAR_IDS) == IN_ROW
+        assert page.locator("#bar-menu").is_hidden()  # it does not open by itself
+        page.set_viewport_size({"width": 844, "height": 390})
+        page.wait_for_function("() => document.getElementById('btn-seen').closest('#controls')"
+                               " && !document.getElementById('btn-seen').closest('#bar-menu')")
+        assert page.evaluate(BAR_IDS) == IN_WIDE_ROW
+        page.set_viewport_size({"width": 667, "height": 375})
+        page.wait_for_function("() => document.getElementById('btn-seen').closest('#bar-menu')")
+    # The language links work from the menu: the page changes language, the game stays.
+    gid = page.evaluate("() => localStorage.getItem('scopone.game')")
+    page.locator("#btn-menu").tap()
+    page.locator("#bar-menu .site-nav a[data-lang='it']").tap()
+    page.wait_for_function("() => document.getElementById('btn-menu').textContent === 'Menu'"
+                           " && document.getElementById('btn-hint').textContent === 'Suggerimento'")
+    assert page.evaluate("() => localStorage.getItem('scopone.game')") == gid
+    assert page.locator("#bar-menu").is_hidden()
+
+
+def test_upright_and_on_a_desktop_there_is_no_menu(open_page: Callable[..., Any]) -> None:
+    for device in (PHONE, {"viewport": {"width": 1280, "height": 720}}):
+        page = open_page(device)
+        page.wait_for_function(FULL_HAND)
+        assert page.locator("#btn-menu").is_hidden()
+        assert page.evaluate(BAR_IDS) == BAR_ORDER
+
+
+@pytest.mark.parametrize("size", [(568, 280), (568, 320)], ids=["568x280", "568x320"])
+def test_a_tables_bar_is_one_row_on_its_side_and_the_hand_whole(
+        tserver: TableServer, people: Any, size: tuple[int, int]) -> None:  # noqa: F811
+    width, height = size
+    page = hosting(tserver, people, side(width, height))[0].page
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#bar").bounding_box()["height"] <= 40
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"] and card["bottom"] <= height, card
