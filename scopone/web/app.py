@@ -177,7 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if exc.table is not None:
             body["table"] = jsonable_encoder(exc.table)
         return JSONResponse(body, status_code=exc.status,
-                            headers=e.RETRY_AFTER if exc.status == 503 else None)
+                            headers=e.RETRY_AFTER if exc.status == 503
+                            else e.BEARER if exc.status == 401 else None)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -31,6 +31,12 @@ class Conflict(GameError):
     status = 409
 
 
+class Unauthorized(GameError):
+    """An operator's endpoint asked without its token (``/metrics`` where one is set): 401."""
+
+    status = 401
+
+
 class Forbidden(GameError):
     """A seat token that is missing, wrong, or not allowed this (a non-host starting): 403."""
 
@@ -95,12 +101,16 @@ ROUND_NOT_FOUND = _stable("round not found", 404)
 MATCH_NOT_FOUND = _stable("match not found", 404)
 PERSON_NOT_FOUND = _stable("person not found", 404)
 NO_REVIEW = _stable("review unavailable", 503)
+# The operator's endpoints (scopone.web.ops).
+METRICS_TOKEN_REQUIRED = _stable("metrics token required", 401)
 
 # What each error status means, for the OpenAPI document; every body is an ``ErrorOut``.
 _MEANING = {
     400: "unreadable request framing (a Content-Length that is not a number; `scopone serve`'s "
          "HTTP server refuses most such requests itself, before the app: a 400 in plain text, "
          "not JSON)",
+    401: "the operator's token is missing or wrong (`/metrics` where `SCOPONE_METRICS_TOKEN` "
+         "is set); the answer's `WWW-Authenticate` says how to give it",
     403: "a seat token is missing or wrong, or the seat may not do this (not the host; "
          "a hint where the host allowed none)",
     404: "what the request names is not there (a game, a table, a round, a match, a person)",
@@ -126,8 +136,15 @@ RETRY_AFTER_SECONDS = 2
 #: The header every 503 carries, as the ASGI layer and Starlette's responses take it.
 RETRY_AFTER = {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
+#: The header every 401 carries (RFC 6750): the token goes in ``Authorization: Bearer``.
+BEARER = {"WWW-Authenticate": 'Bearer realm="scopone"'}
+
 _RETRY_AFTER_DOC = {"Retry-After": {
     "description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+
+
+_BEARER_DOC = {"WWW-Authenticate": {
+    "description": "how to give the token: `Bearer`", "schema": {"type": "string"}}}
 
 
 def _described(status: int) -> str:
@@ -154,6 +171,8 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
         out[s] = {"model": ErrorOut, "description": _described(s)}
         if s == 503:
             out[s]["headers"] = _RETRY_AFTER_DOC
+        if s == 401:
+            out[s]["headers"] = _BEARER_DOC
     return out
 
 

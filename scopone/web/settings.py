@@ -128,6 +128,10 @@ class Settings:
     # game on one's own machine; but its Host header is whatever the client sent, and behind a
     # proxy or a shared cache one forged Host would be served to everyone: set it there.
     public_url: str = ""
+    # A secret that GET /metrics then asks for (``Authorization: Bearer <token>``, 401 without
+    # it): where the port is reachable by more than the operator's scraper. Empty: open, as a
+    # service on one's own machine or behind a proxy that keeps /metrics inside needs.
+    metrics_token: str = field(default="", repr=False)
 
     def __post_init__(self) -> None:
         if self.public_url:
@@ -181,6 +185,7 @@ class Settings:
             "events_max_seconds": float, "workers": int, "finished_hours": float,
             "idle_hours": float, "coach_seconds": float,
             "static_dir": Path, "templates_dir": Path, "public_url": str,
+            "metrics_token": str,
         }
         values: dict[str, Any] = {}
         for name, cast in casts.items():

@@ -41,7 +41,7 @@ EXPECTED = {
     ("post", TABLE + "/back"): {"200", "400", "403", "404", "413", "503"},
     ("get", TABLE + "/events"): {"200", "400", "403", "404", "413", "422"},
     ("get", "/healthz"): {"200", "400", "413", "503"},
-    ("get", "/metrics"): {"200", "400", "413"},
+    ("get", "/metrics"): {"200", "400", "401", "413"},  # 401: SCOPONE_METRICS_TOKEN set
 }
 # The coach's operations (SPEC §7): they answer judgements and statistics, not a game.
 COACH = {

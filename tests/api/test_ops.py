@@ -86,6 +86,33 @@ def test_each_app_counts_only_its_own_requests(api_factory: Any) -> None:
     assert ("GET", "/healthz", "200") not in _samples(text, "scopone_http_requests_total")
 
 
+def test_metrics_with_a_token_set_answer_only_who_gives_it(api_factory: Any) -> None:
+    """``SCOPONE_METRICS_TOKEN``: without the token, or with another, 401 with its stable
+    message and how to give it; with it, the metrics. The refusals count like any answer."""
+    api = api_factory(metrics_token="s3cret-token")
+    with api.client as c:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"},
+                        {"Authorization": "Basic s3cret-token"}):
+            r = c.get("/metrics", headers=headers)
+            assert r.status_code == 401 and r.json() == {"detail": "metrics token required"}, r
+            assert r.headers["www-authenticate"] == 'Bearer realm="scopone"'
+            assert "scopone_http_requests_total" not in r.text
+        r = c.get("/metrics", headers={"Authorization": "Bearer s3cret-token"})
+        assert r.status_code == 200
+        assert _samples(r.text, "scopone_http_requests_total")[("GET", "/metrics", "401")] == 4
+        assert c.get("/healthz").status_code == 200  # a load balancer's check needs none
+    assert "s3cret-token" not in repr(api.app.state.settings)  # nor does a logged setting say it
+
+
+def test_the_metrics_token_comes_from_the_environment_to_every_worker() -> None:
+    from scopone.web import Settings
+
+    settings = Settings.from_env({"SCOPONE_METRICS_TOKEN": "s3cret"})
+    assert settings.metrics_token == "s3cret"
+    assert Settings.from_env(settings.to_env()).metrics_token == "s3cret"
+    assert Settings.from_env({}).metrics_token == ""
+
+
 _WORKER = """
 import sys
 import time
