@@ -201,7 +201,7 @@ def test_calls_whose_connections_were_ended_at_once_have_the_database_asked_once
         assert answer.wait(WAIT)
         return True
 
-    monkeypatch.setattr(store.inner, "ping", ping)
+    monkeypatch.setattr(store.inner, "ping_fresh", ping)
     for _ in range(3):
         with pytest.raises(ConnectionLost):
             store.version("g")

@@ -6,9 +6,11 @@ heartbeat waited 5 s for a connection and the process refused every call for 1.5
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from scopone.web.store import GameRecord, ObservedStore, open_store
 from scopone.web.store.offloop import OffLoop
 
 from .aio import run_alone
+from .own_postgres import OwnPostgres
 
 
 def _record() -> GameRecord:
@@ -267,9 +270,8 @@ def test_a_call_whose_connection_the_server_ends_has_the_database_asked_at_once(
     _create_tries(pg_url)
     monkeypatch.setattr(postgres, "LOAD_GAME",
                         _ends_its_backend_the_first_time(postgres.LOAD_GAME))
-    if not answers:
-        pings = iter([False, True])  # the question, then the probe's first
-        monkeypatch.setattr(store.inner, "ping", lambda: next(pings))
+    if not answers:  # the question, on a connection of its own; the probe's (pool's) answers
+        monkeypatch.setattr(store.inner, "ping_fresh", lambda: False)
     try:
         with pytest.raises(Exception) as failed:
             store.load(rec.id)
@@ -285,5 +287,224 @@ def test_a_call_whose_connection_the_server_ends_has_the_database_asked_at_once(
                 time.sleep(0.01)
         loaded = store.load(rec.id)
         assert loaded is not None and loaded.id == rec.id
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def own_postgres(pg_url: str) -> Iterator[OwnPostgres]:
+    """A server of the test's own, to stop for real; where the PostgreSQL tests run
+    (``pg_url``: skipped where they are)."""
+    server = OwnPostgres()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def _pool_pings(store: ObservedStore, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Notes each ping of the store's pool (the probe's, which hears the database back) with
+    whether the database was judged away when it was asked."""
+    asked: list[bool] = []
+    ping = store.inner.ping
+
+    def noted() -> bool:
+        asked.append(store.away)
+        return ping()
+
+    monkeypatch.setattr(store.inner, "ping", noted)
+    return asked
+
+
+def _in_flight(url: str, sql: str) -> None:
+    """Waits until a statement that starts with ``sql`` runs on the server."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
+        deadline = time.monotonic() + 10.0
+        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE state = 'active'"
+                            " AND query LIKE %s", (sql[:40] + "%",)).fetchone() == (0,):
+            assert time.monotonic() < deadline, "the call never ran"
+            time.sleep(0.01)
+
+
+def test_postgresql_stopped_under_a_call_is_judged_away_without_waiting_for_the_pool(
+        own_postgres: OwnPostgres, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL really stops (``pg_ctl stop -m fast``) while a call runs: the call's
+    connection is ended (503), and the database, asked on a connection of its own which the
+    stopping server refuses, is judged away at once, before the store's pool is asked at all;
+    started again, the probe (on the pool) hears it back. (Asked through the pool, the answer
+    waited out the pool's 2 s for a connection it could not make, and each call begun
+    meanwhile its 5 s before its 503.)"""
+    from scopone.web.store import observed, postgres, unavailable
+    from scopone.web.store.errors import ConnectionLost
+
+    monkeypatch.setattr(observed, "PROBE_SECONDS", 0.01)
+    store = ObservedStore(open_store(own_postgres.url))
+    rec = _record()
+    store.insert(rec)
+    monkeypatch.setattr(postgres, "LOAD_GAME",
+                        postgres.LOAD_GAME + " AND (SELECT true FROM pg_sleep(30))")
+    asked = _pool_pings(store, monkeypatch)
+    failed: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            store.load(rec.id)
+        except BaseException as exc:
+            failed.append(exc)
+
+    caller = threading.Thread(target=call)
+    try:
+        caller.start()
+        _in_flight(own_postgres.url, postgres.LOAD_GAME)
+        own_postgres.stop()
+        caller.join(10.0)
+        assert len(failed) == 1 and isinstance(failed[0], ConnectionLost), failed
+        assert unavailable(failed[0])
+        deadline = time.monotonic() + 10.0
+        while not store.away:
+            assert time.monotonic() < deadline, "never judged away"
+            time.sleep(0.01)
+        assert all(asked), asked  # the pool asked only by the probe, once judged away
+        own_postgres.start()
+        deadline = time.monotonic() + 20.0
+        while store.away:  # heard back by the probe, on the pool
+            assert time.monotonic() < deadline, "never heard back"
+            time.sleep(0.05)
+        assert asked and store.heard == 1
+        monkeypatch.undo()  # the plain statements again
+        loaded = store.load(rec.id)
+        assert loaded is not None and loaded.id == rec.id
+    finally:
+        caller.join(10.0)
+        store.close()
+
+
+def _ends_its_backend(sql: str, times: int) -> str:
+    """``sql`` that ends its own backend the first ``times`` times it is made
+    (``_ends_its_backend_the_first_time``)."""
+    return sql + f" AND (nextval('tries') > {times} OR pg_terminate_backend(pg_backend_pid()))"
+
+
+def _threads_pool_held(pg_url: str, store: ObservedStore) -> tuple[Any, list[threading.Thread]]:
+    """Every connection of the threads' pool held by a heartbeat waiting for a lock that the
+    returned transaction (committed or rolled back by the caller) holds."""
+    import psycopg
+
+    admin = psycopg.connect(pg_url)
+    admin.execute("LOCK TABLE processes IN ACCESS EXCLUSIVE MODE")
+    beats = [threading.Thread(target=_beat_anyway, args=(store, f"p{i}")) for i in range(4)]
+    for b in beats:
+        b.start()
+    deadline = time.monotonic() + 10.0
+    while admin.execute("SELECT count(*) FROM pg_locks WHERE NOT granted"
+                        " AND relation = 'processes'::regclass").fetchone() != (4,):
+        assert time.monotonic() < deadline, "the heartbeats never waited"
+        time.sleep(0.01)
+    return admin, beats
+
+
+def _beat_anyway(store: ObservedStore, process: str) -> None:
+    with contextlib.suppress(Exception):  # a lock past its timeout: not what is looked at
+        store.beat(process)
+
+
+def test_a_call_whose_connections_are_ended_while_the_threads_pool_is_held_judges_nothing(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL runs; a read on the async pool has its connection ended, then again once
+    made again, while every connection of the threads' pool is held (heartbeats waiting for
+    a lock another program holds). The question whether the database is there is asked on a
+    connection of its own: it answers, and nothing is judged away. (Asked through that pool,
+    the ping waited its 2 s for a connection and took the database, which answered, for away:
+    every call of the process refused until the probe heard it again.)"""
+    from scopone.web.store import postgres_async
+    from scopone.web.store.errors import ConnectionLost
+
+    store = ObservedStore(open_store(pg_url))
+    rec = _record()
+    store.insert(rec)
+    store.beat("p0")
+    _create_tries(pg_url)
+    monkeypatch.setattr(postgres_async, "LOAD_GAME",
+                        _ends_its_backend(postgres_async.LOAD_GAME, times=2))
+
+    async def read() -> Any:
+        calls: Any = store.async_calls()
+        await calls.open()
+        try:
+            return await calls.load(rec.id)
+        except Exception as exc:
+            return exc
+        finally:
+            await calls.close()
+
+    admin, beats = _threads_pool_held(pg_url, store)
+    try:
+        answer = run_alone(read())
+        assert isinstance(answer, ConnectionLost), answer
+        _asked(store)  # while the pool is still held
+        assert not store.away and store.away_at is not None
+    finally:
+        admin.rollback()
+        admin.close()
+        for b in beats:
+            b.join()
+        store.close()
+
+
+@pytest.fixture
+def role_url(pg_url: str) -> Iterator[str]:
+    """``pg_url`` as a role of the test's own (not a superuser: a role's connection limit
+    binds only the others), which may use the test's schema."""
+    import secrets
+
+    import psycopg
+
+    role = "scopone_" + secrets.token_hex(4)
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        schema = admin.execute("SELECT current_schema()").fetchone()
+        assert schema is not None
+        admin.execute(f"CREATE ROLE {role} LOGIN")  # our own names
+        admin.execute(f"GRANT ALL ON SCHEMA {schema[0]} TO {role}")
+    try:
+        yield pg_url.replace("scopone@", f"{role}@", 1)
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
+
+
+def test_a_database_that_refuses_the_question_its_own_connection_is_asked_on_the_pool(
+        role_url: str, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call's connection is ended while PostgreSQL refuses the process any new one (its
+    role's connection limit reached, as ``max_connections`` would): the question whether the
+    database is there is refused its connection of its own, by a server that answers. That
+    says nothing of the database: it is asked on the pool's connections, which answer, and
+    nothing is judged away."""
+    import psycopg
+
+    from scopone.web.store import postgres, unavailable
+
+    store = ObservedStore(open_store(role_url))
+    rec = _record()
+    store.insert(rec)
+    store.beat("p0")
+    _grow_the_threads_pool(pg_url, store)
+    _create_tries(role_url)
+    monkeypatch.setattr(postgres, "LOAD_GAME",
+                        _ends_its_backend_the_first_time(postgres.LOAD_GAME))
+    role = role_url.split("://", 1)[1].split("@", 1)[0]
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute(f"ALTER ROLE {role} CONNECTION LIMIT 0")
+    try:
+        with pytest.raises(psycopg.OperationalError, match="too many connections"):
+            psycopg.connect(role_url).close()  # what the question is answered
+        with pytest.raises(Exception) as failed:
+            store.load(rec.id)
+        assert unavailable(failed.value)
+        _asked(store)
+        assert not store.away and store.away_at is not None
+        assert store.ping()  # the pool's connections answer
     finally:
         store.close()

@@ -146,6 +146,12 @@ class Store(Protocol):
     def ping(self) -> bool:
         """Whether the database answers a trivial query (what ``/healthz`` reports)."""
 
+    def ping_fresh(self) -> bool:
+        """``ping`` asked on a connection made for the question alone, where the database
+        keeps a pool of them (PostgreSQL): whether it is there after a call's connection was
+        ended under it (``ObservedStore``). A stopped server refuses a new connection at
+        once, where the pool's ping waited for one it could not make."""
+
     def insert(self, rec: GameRecord) -> None: ...
 
     def load(self, game_id: str) -> GameRecord | None: ...

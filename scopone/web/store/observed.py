@@ -24,9 +24,10 @@ once when an idle-connection killer or an operator ends its backends, or a poole
 and the connections made after answer in milliseconds. Judged away on that, the process
 refused every call for the probe's half second while the database answered (QA helper-60, F2).
 So a call whose connection was ended under it has the database asked at once, off the loop
-(a thread's ``ping``), and judged away only if it does not answer: PostgreSQL stopped or
-restarting ends its connections so too, and its ping then fails within its 2 s (or the calls'
-waits for a connection, which judge it away at once, come first).
+(a thread's ``ping_fresh``, on a connection of its own), and judged away only if it does not
+answer: PostgreSQL stopped or restarting ends its connections so too, and refuses that
+connection at once (through the pool the answer waited out the pool's 2 s, and the calls begun
+meanwhile their 5 s each before their 503).
 """
 
 from __future__ import annotations
@@ -136,7 +137,12 @@ class ObservedStore:
 
     def _answers(self, heard: int, begun: float) -> None:
         try:
-            if not self.inner.ping():
+            # On a connection of its own: a stopped server refuses it at once, where the
+            # pool's ping waited its 2 s for a connection, and the calls begun meanwhile their
+            # 5 s each. The probe that hears it back (``_until_back``) stays on the pool: let
+            # through while the pool still backed off after the outage, calls failed and
+            # judged it away again.
+            if not self.inner.ping_fresh():
                 self._known_away(heard, begun)  # the outage told from the call that failed
         finally:
             with self._lock:
@@ -185,10 +191,16 @@ class ObservedStore:
         return None if inner is None else ObservedCalls(self, inner)
 
     def ping(self) -> bool:
+        return self._answer_of(self.inner.ping)
+
+    def ping_fresh(self) -> bool:
+        return self._answer_of(self.inner.ping_fresh)
+
+    def _answer_of(self, ping: Callable[[], bool]) -> bool:
         if self._away.is_set():
             return False
         heard, begun = self._heard, time.monotonic()
-        return self.pinged(self.inner.ping(), heard, begun)
+        return self.pinged(ping(), heard, begun)
 
     def pinged(self, ok: bool, heard: int, begun: float) -> bool:
         """``ok``, the answer of a ping begun at ``begun`` when the database had been heard

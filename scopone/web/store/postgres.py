@@ -109,6 +109,19 @@ AT_ONCE_CONNECTION_SECONDS = 0.005
 #: fresh one at the next request. Its retries back off exponentially (1, 2, 4... s), so with
 #: psycopg's 5 minutes a process heard the database again up to two minutes after it was back.
 RECONNECT_TIMEOUT = 10.0
+#: The longest the question "is the database there?" after a call lost its connection waits
+#: for a connection of its own (``PostgresStore.ping_fresh``): libpq's least, and the pool's
+#: ping's own wait. A stopped server refuses one at once.
+FRESH_CONNECT_SECONDS = 2
+#: How libpq writes what the server itself said to a connection it refused: the severity, in
+#: the server's language, then two spaces ("FATAL:  too many connections for role ..."). A
+#: refused connection has no SQLSTATE in psycopg, only this text; libpq's own failures
+#: (refused, no answer in time, the line reset) have no such word.
+SERVER_SAID = ":  "
+#: What PostgreSQL says to every connection while it stops or starts (SQLSTATE 57P03: "the
+#: database system is shutting down", "... starting up", "... in recovery mode", "... not yet
+#: accepting connections").
+NOT_ACCEPTING = "the database system is "
 
 
 def ended(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
@@ -156,6 +169,28 @@ def checked(pool: ConnectionPool[Any],
         raise
     finally:
         pool.putconn(conn)
+
+
+def refused_as_away(exc: psycopg.OperationalError) -> bool:
+    """Whether a new connection that failed with ``exc`` says the server is away: nothing
+    answered it (no server listening, no answer in time, the line reset), or the server said
+    it is stopping or starting. Not a server that refused this one connection while it serves
+    others (too many connections, a role's limit, a login refused): the pool's connections may
+    still answer. (In a server's language other than English, a server stopping reads as one
+    refusing this connection: the pool is asked then, as before.)
+
+    >>> refused_as_away(psycopg.OperationalError('connection failed: connection to server at'
+    ...     ' "127.0.0.1", port 5432 failed: Connection refused'))
+    True
+    >>> refused_as_away(psycopg.OperationalError('connection failed: connection to server at'
+    ...     ' "127.0.0.1", port 5432 failed: FATAL:  the database system is shutting down'))
+    True
+    >>> refused_as_away(psycopg.OperationalError('connection failed: connection to server at'
+    ...     ' "127.0.0.1", port 5432 failed: FATAL:  sorry, too many clients already'))
+    False
+    """
+    text = str(exc)
+    return SERVER_SAID not in text or NOT_ACCEPTING in text
 
 
 def _timeouts(conn: psycopg.Connection[Any]) -> None:
@@ -354,6 +389,26 @@ class PostgresStore:
                 return False
             return True
         return False
+
+    def ping_fresh(self) -> bool:
+        """``ping`` on a connection made for the question alone, closed after: whether the
+        database is there once a call's connection was ended under it (``ObservedStore``).
+        Asked through the pool, a stopped server's answer waited out the pool's wait for a
+        connection it could not make (2 s), and the calls begun meanwhile up to their 5 s
+        each before their 503; a connection of its own is refused at once (or accepted in
+        milliseconds). A server that refuses only this connection (``refused_as_away``: too
+        many connections) is asked on the pool's, which may still answer."""
+        try:
+            conn = Answering.connect(self.url, autocommit=True,
+                                     connect_timeout=FRESH_CONNECT_SECONDS)
+        except psycopg.OperationalError as exc:
+            return False if refused_as_away(exc) else self.ping()
+        try:
+            with conn, answering_within(conn, PING_ANSWER_SECONDS):
+                conn.execute("SELECT 1").fetchone()
+        except psycopg.Error:  # ended or unanswered: the server stopping, or hung
+            return False
+        return True
 
     # ----- games ----------------------------------------------------------------------------
 

@@ -215,6 +215,9 @@ class SqliteStore:
             return False
         return True
 
+    def ping_fresh(self) -> bool:
+        return self.ping()  # one file, its connections held for good: no pool to wait for
+
     # ----- games ----------------------------------------------------------------------------
 
     def insert(self, rec: GameRecord) -> None:
