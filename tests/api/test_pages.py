@@ -262,7 +262,7 @@ def test_the_controls_name_every_key_and_button_of_the_game(
     bar = re.findall(r'<button type="button" id="btn-(\w+)"', index.group(1))
     label = {"new": "newMatch", "friends": "playFriends", "level": "level", "napola": "napola",
              "design": "design", "settings": "settings", "hint": "hint", "seen": "seen",
-             "review": "review"}
+             "review": "review", "menu": "menu"}
     assert set(bar) == set(label)
     for button in bar:
         assert f"<i>{texts[label[button]]}</i>" in controls, button
