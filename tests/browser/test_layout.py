@@ -56,15 +56,20 @@ def test_phone_layout_fits_and_every_card_is_tappable(
         assert box["x"] + box["width"] <= panel["x"] + panel["width"], box
 
 
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
 @pytest.mark.parametrize("size", [(1024, 600), (1024, 768), (1280, 720)])
 def test_a_small_desktop_window_shows_the_whole_hand_without_scrolling(
-        open_page: Callable[..., Any], size: tuple[int, int]) -> None:
+        open_page: Callable[..., Any], size: tuple[int, int], lang: str) -> None:
     """A laptop's browser window: the whole hand on screen, nothing to scroll. (At 1024 x 600
-    the bar wrapped to three rows and the full-size board pushed the hand below the fold.)"""
+    the bar wrapped to three rows and the full-size board pushed the hand below the fold; in
+    Italian and German, whose bar takes four rows there, the hand's last pixel lay below it.
+    Only the keys' help line under the hand may need a scroll there.)"""
     width, height = size
-    page = open_page({"viewport": {"width": width, "height": height}})
+    page = open_page({"viewport": {"width": width, "height": height}},
+                     prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_function(FULL_HAND)
-    assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+    if lang == "en" or height > 600:
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= height
     for card in page.evaluate(PROBE):
         assert card["hit"] == card["code"], card
         assert card["bottom"] <= height, card
