@@ -302,19 +302,27 @@ async function nextRound() {
   }
 }
 
+// The level last asked of the server and not yet answered: the next press of L (or Level)
+// goes on from it, not from the game's level, which still says the one before (two quick
+// presses asked for Normal twice, and Hard never came).
+let levelAsked = null;
+
 async function setLevel(level) {
   state.prefs.level = level;
   savePrefs();
   if (!state.view) return render(state);
+  levelAsked = level;
   try {
     receive(await serial(() => api.setLevel(state.view.id, level)));
   } catch (err) {
     failed(err);
+  } finally {
+    if (levelAsked === level) levelAsked = null;
   }
 }
 
 function cycleLevel() {
-  const now = state.view ? state.view.level : state.prefs.level;
+  const now = levelAsked || (state.view ? state.view.level : state.prefs.level);
   setLevel(LEVELS[(LEVELS.indexOf(now) + 1) % LEVELS.length]);
 }
 
@@ -445,6 +453,9 @@ function bind() {
     }),
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),
+    // The settings lie under the bar, whose height changes as the phone turns (one row on
+    // its side, three upright): placed again (render.js), they never cover it.
+    on(window, 'resize', () => { if (state.settingsOpen) renderNow(); }),
     on(document, 'visibilitychange', () => refresh()),
     on($('btn-new'), 'click', () => newMatch()),
     on($('btn-friends'), 'click', () => openFriends(state.prefs)),

@@ -426,6 +426,9 @@ function paintTable() {
   document.body.dataset.phase = state.missing ? 'missing' : (tv ? tv.phase : 'loading');
   document.body.dataset.seat = tv && tv.you !== null ? String(tv.you) : '';
   const playing = Boolean(tv) && tv.phase !== 'lobby' && Boolean(state.view);
+  // The board comes in place of the lobby at the top of the page: the lobby, taller on a
+  // phone on its side, left the page scrolled past the bar and the score (63 px at 568 x 320).
+  if (playing && $('board').hidden) window.scrollTo(0, 0);
   $('lobby').hidden = !tv || playing;
   $('board').hidden = !playing;
   $('side').hidden = !playing;

@@ -6,6 +6,7 @@ took 78 to 125 px and the hand lay partly below the window on every phone on its
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -228,3 +229,79 @@ def test_a_tables_bar_is_one_row_on_its_side_and_the_hand_whole(
     assert page.locator("#bar").bounding_box()["height"] <= 40
     for card in page.evaluate(PROBE):
         assert card["hit"] == card["code"] and card["bottom"] <= height, card
+
+
+def test_a_table_started_from_its_lobby_shows_its_board_from_the_top(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """The lobby, taller than a phone on its side, was left scrolled: the board came with the
+    bar and the score above the window (63 px at 568 x 320)."""
+    r = tserver.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    anna = people(side(568, 320), f"{tserver.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    page = anna.page
+    page.wait_for_selector("#btn-start:visible")
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("() => window.scrollY") > 0
+    page.locator("#btn-start").tap()
+    page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+    page.wait_for_selector("#hand .card")
+    assert page.evaluate("() => window.scrollY") == 0
+    assert page.locator("#score").bounding_box()["y"] >= 0
+
+
+def test_turning_the_phone_keeps_the_focus_and_the_settings_under_the_bar(
+        open_page: Callable[..., Any]) -> None:
+    """A control moved between the bar and the menu as the phone turns keeps the focus (or
+    gives it to Menu, where it now lies in the closed menu): it fell to the page's body. The
+    settings, open, are placed under the bar again: turned upright they covered it."""
+    page = open_page(PHONE)
+    page.wait_for_function(FULL_HAND)
+    active = "() => document.activeElement.id"
+    page.locator("#btn-settings").focus()
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_function("() => !document.getElementById('btn-menu').hidden")
+    assert page.evaluate(active) == "btn-menu"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate(active) == "btn-settings"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#settings:visible")
+    page.locator("#btn-settings").focus()  # (its button, in the closed menu, keeps no focus)
+    page.set_viewport_size(PHONE["viewport"])
+    page.wait_for_function("() => document.getElementById('btn-menu').hidden")
+    bar = page.locator("#bar").bounding_box()
+    page.wait_for_function("b => document.getElementById('settings').getBoundingClientRect().top"
+                           " >= b", arg=bar["y"] + bar["height"])
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#settings", state="hidden")
+    assert page.evaluate(active) == "btn-settings"
+    page.set_viewport_size({"width": 667, "height": 375})
+    page.wait_for_function("() => !document.getElementById('btn-menu').hidden")
+    assert page.evaluate(active) == "btn-menu"
+
+
+def test_tab_past_the_menus_last_item_closes_it(open_page: Callable[..., Any]) -> None:
+    """The focus never goes on to the cards under the open menu."""
+    page = open_page(side(568, 280))
+    page.wait_for_function(FULL_HAND)
+    page.locator("#btn-menu").focus()
+    page.keyboard.press("Enter")
+    for _ in range(20):
+        if page.locator("#bar-menu").is_hidden():
+            break
+        page.keyboard.press("Tab")
+    assert page.locator("#bar-menu").is_hidden()
+    assert page.evaluate("() => !document.activeElement.closest('#bar-menu')")
+
+
+def test_two_quick_presses_of_level_go_two_levels_on(open_page: Callable[..., Any],
+                                                     server: Any) -> None:
+    """The second press, before the server answered the first, went on from the game's level
+    still Easy: Normal was asked twice and Hard never came."""
+    page = open_page(side(844, 390))
+    page.wait_for_function(FULL_HAND)
+    page.evaluate("() => { const b = document.getElementById('btn-level'); b.click(); b.click(); }")
+    page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'hard'")
+    gid = page.evaluate("() => localStorage.getItem('scopone.game')")
+    assert server.game(gid)["level"] == "hard"
