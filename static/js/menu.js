@@ -119,20 +119,13 @@ export function installMenu(opening = () => {}) {
   const onDown = (e) => {
     if (!$('bar-menu').hidden && !e.target.closest('#bar-menu, #btn-menu')) setOpen(false);
   };
-  query.addEventListener('change', follow);
-  wide.addEventListener('change', follow);
-  button.addEventListener('click', onClick);
-  $('bar-menu').addEventListener('click', onItem);
-  $('bar-menu').addEventListener('focusout', onFocusOut);
-  document.addEventListener('keydown', onKey, true);
-  document.addEventListener('pointerdown', onDown, true);
+  const bound = [
+    [query, 'change', follow], [wide, 'change', follow], [button, 'click', onClick],
+    [$('bar-menu'), 'click', onItem], [$('bar-menu'), 'focusout', onFocusOut],
+    [document, 'keydown', onKey, true], [document, 'pointerdown', onDown, true],
+  ];
+  for (const [target, type, fn, capture] of bound) target.addEventListener(type, fn, capture);
   return () => {
-    query.removeEventListener('change', follow);
-    wide.removeEventListener('change', follow);
-    button.removeEventListener('click', onClick);
-    $('bar-menu').removeEventListener('click', onItem);
-    $('bar-menu').removeEventListener('focusout', onFocusOut);
-    document.removeEventListener('keydown', onKey, true);
-    document.removeEventListener('pointerdown', onDown, true);
+    for (const [target, type, fn, capture] of bound) target.removeEventListener(type, fn, capture);
   };
 }
