@@ -1,14 +1,16 @@
-// The bar of a phone on its side: one row (the score, the game's controls, the hint and Menu),
-// the other controls and the site's links in the panel Menu opens. In two or three rows the bar
-// took 78 to 125 px and the hand lay partly below a window 320 to 375 px high; elsewhere the bar
-// stays as it is.
+// The bar of a phone on its side (one row: the score, the game's controls, the hint and Menu)
+// or of a short one upright (two rows: the score, the hint and Menu; the game's controls), the
+// other controls and the site's links in the panel Menu opens. In more rows the bar took 78 to
+// 152 px and the hand lay partly below the window; elsewhere the bar stays as it is.
 
 const $ = (id) => document.getElementById(id);
 
-/** When the bar is one row; scopone.css's "phone, landscape" rules answer the same query. */
-export const COMPACT = '(max-height: 520px) and (orientation: landscape)';
+/** When the bar has a menu; scopone.css's "the bar's menu" rules answer the same query. */
+export const COMPACT = '(max-height: 520px) and (orientation: landscape), '
+  + '(max-width: 640px) and (max-height: 639px) and (orientation: portrait)';
 
-/** A phone on its side wide enough for the cards seen and the review in the row too. */
+/** A phone on its side wide enough for the cards seen and the review in the row too (never
+ * one upright: COMPACT's are at most 640 px wide). */
 export const WIDE = '(min-width: 800px)';
 
 // The controls that stay in the bar's row: those SPEC §3 wants on screen (a new match, the

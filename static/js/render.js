@@ -103,8 +103,9 @@ function fillSelect(select, options, value) {
   if (select !== document.activeElement) select.value = value;
 }
 
-/** A control's whole label, and the short one the bar of a phone on its side shows in its
- * place ("Easy", "Napola ✓"; scopone.css), where a screen reader still reads the whole. */
+/** A control's whole label, and the short one the bar with a menu (a phone on its side, a
+ * short one upright) shows in its place ("Easy", "Napola ✓"; scopone.css), where a screen
+ * reader still reads the whole. */
 function labelled(button, whole, short) {
   setHtml(button, `<span class="long">${esc(whole)}</span><span class="short" aria-hidden="true">${esc(short)}</span>`);
 }

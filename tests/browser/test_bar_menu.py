@@ -2,7 +2,9 @@
 hint, from 800 px the cards seen and the review, and Menu), the other controls and the site's
 links lie in Menu's panel, and the whole hand is in the window. (In two or three rows the bar
 took 78 to 125 px and the hand lay partly below the window on every phone on its side under
-390 px high: at 568 x 320 its cards showed 49 of 97 px.)"""
+390 px high: at 568 x 320 its cards showed 49 of 97 px.) A short phone upright (under 640 px
+high) has the same menu and a bar of two rows (in three or four, 124 to 152 px, the hand's
+lowest 24 to 63 px lay below the window)."""
 
 from __future__ import annotations
 
@@ -49,8 +51,44 @@ BAR_IDS = """() => [...document.querySelectorAll('#controls button, #controls a'
   .filter((el) => !el.closest('#bar-menu') && el.getClientRects().length > 0).map((el) => el.id)"""
 
 
+# Short phones upright, as their browsers leave them: the first iPhone SE, a 360 x 640 Android
+# with its address bar, an iPhone SE (2nd generation) or 8 in Safari, and the tallest with a
+# menu (from 640 px the bar's three or four rows leave the hand whole).
+SHORT_UPRIGHT = [(320, 568), (360, 560), (375, 553), (412, 639)]
+# Where the text of the score ends (its box stretches to the row's controls).
+SCORE_END = """() => Math.max(...[...document.getElementById('score').children]
+  .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect().right))"""
+
+
 def side(width: int, height: int) -> dict[str, Any]:
     return {**PHONE_LANDSCAPE, "viewport": {"width": width, "height": height}}
+
+
+def upright(width: int, height: int) -> dict[str, Any]:
+    return {**PHONE, "viewport": {"width": width, "height": height}}
+
+
+def assert_short_labels(page: Any, lang: str) -> None:
+    """Short labels on the screen, whole names for a screen reader (a label in each name)."""
+    names = {"en": ("New match", "Level: Normal", "Napola: on", "Cards: Traditional"),
+             "it": ("Nuova partita", "Livello: Normale", "Napola: sì", "Carte: Tradizionali"),
+             "de": ("Neue Partie", "Level: Normal", "Napola: an", "Karten: Traditionell")}[lang]
+    for control, name in zip(("btn-new", "btn-level", "btn-napola", "btn-design"), names,
+                             strict=True):
+        button = page.get_by_role("button", name=name, exact=True)
+        assert button.get_attribute("id") == control, name
+        short = button.evaluate("el => el.querySelector('.short').innerText")
+        assert short.removesuffix(" ✓") in name and len(short) < len(name), (short, name)
+        assert button.evaluate("el => el.querySelector('.long').getBoundingClientRect().width") <= 1
+
+
+def assert_whole_hand_in_window(page: Any, width: int, height: int) -> None:
+    sizes = page.evaluate("""() => ({w: document.documentElement.scrollWidth,
+      h: document.documentElement.scrollHeight})""")
+    assert sizes == {"w": width, "h": height}, sizes
+    for card in page.evaluate(PROBE):
+        assert card["hit"] == card["code"] and card["bottom"] <= height, card
+        assert card["strip"] >= 24, card
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "de"])
@@ -71,31 +109,48 @@ def test_on_its_side_the_bar_is_one_row_and_the_whole_hand_is_in_the_window(
         assert control["left"] >= score["x"] + score["width"] + 4, (control, score)
     for control in page.evaluate(WHERE, [c for c in IN_MENU if c not in row]):
         assert control["inMenu"] and not control["shown"], control
-    # Short labels in the row, whole names for a screen reader (and a label in each name).
-    names = {"en": ("New match", "Level: Normal", "Napola: on", "Cards: Traditional"),
-             "it": ("Nuova partita", "Livello: Normale", "Napola: sì", "Carte: Tradizionali"),
-             "de": ("Neue Partie", "Level: Normal", "Napola: an", "Karten: Traditionell")}[lang]
-    for control, name in zip(("btn-new", "btn-level", "btn-napola", "btn-design"), names,
-                             strict=True):
-        button = page.get_by_role("button", name=name, exact=True)
-        assert button.get_attribute("id") == control, name
-        short = button.evaluate("el => el.querySelector('.short').innerText")
-        assert short.removesuffix(" ✓") in name and len(short) < len(name), (short, name)
-        assert button.evaluate("el => el.querySelector('.long').getBoundingClientRect().width") <= 1
-    sizes = page.evaluate("""() => ({w: document.documentElement.scrollWidth,
-      h: document.documentElement.scrollHeight})""")
-    assert sizes == {"w": width, "h": height}, sizes
-    for card in page.evaluate(PROBE):
-        assert card["hit"] == card["code"] and card["bottom"] <= height, card
-        assert card["strip"] >= 24, card
+    assert_short_labels(page, lang)
+    assert_whole_hand_in_window(page, width, height)
     if (width, height) == (568, 280):
         page.screenshot(path=str(ARTIFACTS / f"side-bar-{lang}-{width}x{height}.png"))
 
 
-@pytest.mark.parametrize("size", [(568, 280), (844, 390)], ids=["568x280", "844x390"])
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+@pytest.mark.parametrize("size", SHORT_UPRIGHT, ids=[f"{w}x{h}" for w, h in SHORT_UPRIGHT])
+def test_a_short_upright_phone_has_a_bar_of_two_rows_and_the_whole_hand_in_the_window(
+        open_page: Callable[..., Any], size: tuple[int, int], lang: str) -> None:
+    width, height = size
+    page = open_page(upright(width, height),
+                     prefs={**TEST_PREFS, "lang": lang, "level": "normal", "napola": True})
+    page.wait_for_function(FULL_HAND)
+    assert page.locator("#bar").bounding_box()["height"] <= 72
+    assert page.evaluate(BAR_IDS) == IN_ROW
+    where = {c["id"]: c for c in page.evaluate(WHERE, IN_ROW)}
+    assert all(c["whole"] and c["hit"] for c in where.values()), where
+    # The first row: the score, the hint and Menu, the score's text clear of the hint.
+    score = page.locator("#score").bounding_box()
+    first, second = IN_ROW[4:], IN_ROW[:4]
+    for control in first:
+        assert where[control]["top"] < score["y"] + score["height"], where[control]
+    assert where["btn-hint"]["left"] >= page.evaluate(SCORE_END) + 4
+    # The second: the game's controls, under the first.
+    row_end = max(where[c]["bottom"] for c in first)
+    for control in second:
+        assert where[control]["top"] >= row_end, where[control]
+    for control in page.evaluate(WHERE, IN_MENU):
+        assert control["inMenu"] and not control["shown"], control
+    assert_short_labels(page, lang)
+    assert_whole_hand_in_window(page, width, height)
+    if width == 320:
+        page.screenshot(path=str(ARTIFACTS / f"upright-bar-{lang}-{width}x{height}.png"))
+
+
+@pytest.mark.parametrize("device", [side(568, 280), side(844, 390), upright(320, 568)],
+                         ids=["568x280", "844x390", "upright-320x568"])
 def test_menu_holds_every_other_control_each_whole_and_within_reach(
-        open_page: Callable[..., Any], size: tuple[int, int]) -> None:
-    page = open_page(side(*size), prefs={**TEST_PREFS, "lang": "de"})
+        open_page: Callable[..., Any], device: dict[str, Any]) -> None:
+    size = (device["viewport"]["width"], device["viewport"]["height"])
+    page = open_page(device, prefs={**TEST_PREFS, "lang": "de"})
     page.wait_for_function(FULL_HAND)
     menu = page.locator("#btn-menu")
     assert menu.get_attribute("aria-expanded") == "false"
@@ -119,8 +174,8 @@ def test_menu_holds_every_other_control_each_whole_and_within_reach(
     menu.tap()
     page.wait_for_selector("#settings", state="hidden")
     assert page.locator("#bar-menu").is_visible()
-    # A tap elsewhere closes it.
-    page.locator("#table").tap()
+    # A tap elsewhere closes it (the table's corner: upright the panel covers its middle).
+    page.locator("#table").tap(position={"x": 10, "y": 10})
     assert page.locator("#bar-menu").is_hidden()
     # The controls in the row act from it: Level shows its new value.
     before = page.evaluate("() => document.getElementById('btn-level').textContent")
@@ -212,8 +267,10 @@ def test_turned_upright_the_controls_come_back_to_the_bar_in_their_order(
     assert page.locator("#bar-menu").is_hidden()
 
 
-def test_upright_and_on_a_desktop_there_is_no_menu(open_page: Callable[..., Any]) -> None:
-    for device in (PHONE, {"viewport": {"width": 1280, "height": 720}}):
+def test_upright_from_640_px_high_and_on_a_desktop_there_is_no_menu(
+        open_page: Callable[..., Any]) -> None:
+    for device in (PHONE, upright(360, 640), upright(320, 640),
+                   {"viewport": {"width": 1280, "height": 720}}):
         page = open_page(device)
         page.wait_for_function(FULL_HAND)
         assert page.locator("#btn-menu").is_hidden()
@@ -248,6 +305,27 @@ def test_a_table_started_from_its_lobby_shows_its_board_from_the_top(
     page.wait_for_selector("#hand .card")
     assert page.evaluate("() => window.scrollY") == 0
     assert page.locator("#score").bounding_box()["y"] >= 0
+
+
+def test_a_short_upright_phone_turned_and_grown_keeps_its_controls_in_order(
+        open_page: Callable[..., Any]) -> None:
+    """On its side the controls stay in the menu; from 640 px high they come back to the bar
+    in their order (the address bar hidden, a window made taller), and go again."""
+    page = open_page(upright(375, 553))
+    page.wait_for_function(FULL_HAND)
+    assert page.evaluate(BAR_IDS) == IN_ROW
+    page.set_viewport_size({"width": 553, "height": 375})
+    page.wait_for_function("() => document.getElementById('bar').offsetHeight <= 40")
+    assert page.evaluate(BAR_IDS) == IN_ROW
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.wait_for_function("() => document.getElementById('btn-menu').hidden")
+    assert page.evaluate(BAR_IDS) == BAR_ORDER
+    assert page.locator("#site-nav").evaluate("el => el.parentElement.id") == "bar"
+    page.set_viewport_size({"width": 375, "height": 553})
+    page.wait_for_function("() => !document.getElementById('btn-menu').hidden")
+    assert page.evaluate(BAR_IDS) == IN_ROW
+    assert page.locator("#bar").bounding_box()["height"] <= 72
+    assert_whole_hand_in_window(page, 375, 553)
 
 
 def test_turning_the_phone_keeps_the_focus_and_the_settings_under_the_bar(
