@@ -30,6 +30,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from ..coach import RoundTrace, cards_seen
@@ -259,7 +260,7 @@ class CoachService:
         try:
             try:
                 return await loop.run_in_executor(self._pool, fn, *args)
-            except cf.process.BrokenProcessPool:
+            except BrokenProcessPool:
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = self._new_pool(self._workers)
                 return await loop.run_in_executor(self._pool, fn, *args)

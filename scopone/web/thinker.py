@@ -12,6 +12,7 @@ import contextlib
 import multiprocessing
 import os
 import random
+from concurrent.futures.process import BrokenProcessPool
 
 from ..engine import Move, SeatView
 from ..players import make_player
@@ -102,7 +103,7 @@ class Thinker:
             try:
                 card, capture = await loop.run_in_executor(
                     ex, decide, level, budget, view, seed)
-            except cf.process.BrokenProcessPool:
+            except BrokenProcessPool:
                 # A worker died (killed, out of memory): replace the pool, once even when
                 # several requests find it broken, and try once more.
                 ex = self._replace(ex)

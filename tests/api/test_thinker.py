@@ -6,6 +6,9 @@ import asyncio
 import os
 import pickle
 import random
+import subprocess
+import sys
+import textwrap
 from typing import Any
 
 import pytest
@@ -116,3 +119,61 @@ def test_a_stop_iteration_in_a_pool_fails_the_request_instead_of_hanging() -> No
     # Every function the thinker's and the coach's pools run is guarded.
     for fn in (decide, payload.compute_hint, payload.compute_review):
         assert fn.__wrapped__.__name__ == fn.__name__  # type: ignore[attr-defined]
+
+
+# Run in an interpreter of its own, as a server's: in the test session another test may have
+# imported concurrent.futures.process already, which hid the fault.
+CANCELLED_OR_FAILED = textwrap.dedent("""
+    import asyncio, concurrent.futures as cf, random
+    from scopone.engine import Match, Rules, SeatView
+    from scopone.web import thinker
+    from scopone.web.coach import CoachService
+    from scopone.web.thinker import Thinker
+
+    def broken(*args):
+        raise ValueError("its own")
+
+    def slow(*args):
+        import time
+        time.sleep(0.5)
+        return {}
+
+    async def outcome(call):
+        task = asyncio.ensure_future(call)
+        await asyncio.sleep(0.05)
+        if not task.done():
+            task.cancel()
+        try:
+            await task
+        except BaseException as exc:  # noqa: BLE001
+            return type(exc).__name__
+        return "answered"
+
+    async def main():
+        r = Match(Rules(), random.Random(4)).round
+        view = SeatView.of(r, r.turn)
+        thinker.decide = broken
+        print(await outcome(Thinker(0.2, processes=False, workers=1).choose("hard", view, "s")))
+        thinker.decide = slow
+        print(await outcome(Thinker(0.2, processes=False, workers=1).choose("hard", view, "s")))
+        coach = object.__new__(CoachService)  # its pool alone: no game service needed
+        coach._processes, coach._workers, coach._busy = False, 1, 0
+        coach._pool = cf.ThreadPoolExecutor(max_workers=1)
+        print(await outcome(coach._run(broken)))
+        print(await outcome(coach._run(slow)))
+
+    asyncio.run(main())
+""")
+
+
+def test_a_decision_failed_or_cancelled_in_threads_ends_with_its_own_error() -> None:
+    """With the workers in threads (``SCOPONE_AI_PROCESSES=0``, and the browser tests'
+    servers), nothing imported ``concurrent.futures.process``: a Hard decision or a coach's job
+    that failed, or was cancelled (a table closed, a server stopping), ended in AttributeError
+    "module 'concurrent.futures' has no attribute 'process'" from the clause meant to catch a
+    broken process pool, in place of its own error."""
+    done = subprocess.run([sys.executable, "-c", CANCELLED_OR_FAILED], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ValueError", "CancelledError", "ValueError",
+                                   "CancelledError"], done.stdout
