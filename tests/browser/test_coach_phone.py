@@ -221,6 +221,8 @@ WIDE_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 412, "height": 915}
 WIDEST_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 430, "height": 932}}
 # An iPhone SE (2nd and 3rd generation) or 8 as Safari leaves it, its address bar shown.
 IPHONE_SE_SAFARI: dict[str, Any] = {**PHONE, "viewport": {"width": 375, "height": 553}}
+# A 360 x 640 Android as Chrome leaves it, its address bar shown.
+SHORT_ANDROID: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 560}}
 
 # What the player needs in the window while the panel is open: the seats, the piles, the
 # table's cards, the status line (whose turn it is), the hand and the panel; those out of it.
@@ -625,20 +627,27 @@ CROWDED_HANDS = ["5D 7D 3C 6C 8C 9C", "1D 2D 3D 4D 6D 8D", "5C 7C 1S 3S 4S 7S", 
                                    "1C 1B 4C 2S 8S 9B 10D 10C",
                                    "1C 1B 4C 2S 8S 9B 10D 10C 8B 9S"],
                          ids=["5", "6", "8", "10"])
-def test_the_tables_cards_take_one_row_at_320_px(
-        open_page: Callable[..., Any], server: Server, table: str) -> None:
+@pytest.mark.parametrize("device", [IPHONE_SE, IPHONE_SE_SAFARI, SHORT_ANDROID],
+                         ids=["320x568", "375x553", "360x560"])
+def test_the_tables_cards_take_one_row_on_a_narrow_or_short_phone(
+        open_page: Callable[..., Any], server: Server, table: str,
+        device: dict[str, Any]) -> None:
     """At 320 x 568 five cards on the table and more lay in two rows, the table a row of
     cards (99 px) taller and the page with it. Now they lie in one row, overlapping like the
     hand's where they must, each card's index in sight (26 px of each of ten), a tap on what
-    shows of a card finding it."""
-    page = open_page(IPHONE_SE, game=server.insert(CROWDED_HANDS, table))
+    shows of a card finding it. On a short phone of any width too (375 x 553, 360 x 560: six
+    and more lay in two rows, the hand pushed 100 px below the window): the page fits it."""
+    page = open_page(device, game=server.insert(CROWDED_HANDS, table))
     page.wait_for_function(PLAYABLE)
     n = len(table.split())
     assert page.locator("#table-cards .card").count() == n
     row = page.evaluate(TABLE_ROW)
     assert row["rows"] == 1 and row["inside"], row
     assert min(row["shown"]) >= 25, row
-    page.screenshot(path=str(ARTIFACTS / f"coach-phone-table-320-{n}.png"), full_page=True)
+    width, height = device["viewport"]["width"], device["viewport"]["height"]
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    page.screenshot(path=str(ARTIFACTS / f"coach-phone-table-{width}x{height}-{n}.png"),
+                    full_page=True)
     # A tap on what shows of each card (a capture to choose) finds that card.
     hits = page.evaluate("""() => [...document.querySelectorAll('#table-cards .card')]
       .map((c, i, all) => {
