@@ -450,6 +450,10 @@ function bind() {
       if (!state.settingsOpen) return;
       state.settingsOpen = false;
       renderNow();
+    }, () => {
+      // The controls moved between the bar and the menu after the window's resize (below),
+      // which placed the settings under the bar as it was: placed again under the bar as it is.
+      if (state.settingsOpen) renderNow();
     }),
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),

@@ -21,6 +21,7 @@ const ROW = ['btn-new', 'btn-level', 'btn-napola', 'btn-design', 'btn-hint', 'bt
 const ROW_WIDE = ['btn-seen', 'btn-review'];
 
 let places = []; // [element, the comment holding its place in the bar] while it is in the menu
+let lastItem = null; // the menu's item last pressed
 
 function moveIntoMenu(row) {
   const menu = $('bar-menu');
@@ -69,8 +70,9 @@ function closeMenu() {
 }
 
 /** Sets the bar's row and its menu up, following the window as it turns; `opening()` is
- * called as the menu opens (the page closes what would lie over it). */
-export function installMenu(opening = () => {}) {
+ * called as the menu opens (the page closes what would lie over it), `moved()` once the
+ * controls have moved between the bar and the menu (the bar's height changed with them). */
+export function installMenu(opening = () => {}, moved = () => {}) {
   const button = $('btn-menu');
   if (!button) return () => {};
   const query = window.matchMedia(COMPACT);
@@ -81,10 +83,20 @@ export function installMenu(opening = () => {}) {
     // the focus on Settings left it on the page's body.
     const focused = document.activeElement;
     const moving = focused && focused.closest('#controls, #site-nav');
+    const first = places.length ? places[0][0] : null; // the menu's first item
     button.hidden = !query.matches;
     if (places.length) moveBack();
     if (query.matches) moveIntoMenu(wide.matches ? [...ROW, ...ROW_WIDE] : ROW);
-    if (moving && document.activeElement !== focused && !focused.hidden) focusControl(focused);
+    // Menu itself gone (a window grown past the menu's sizes, 375 x 553 to 667, or turned
+    // upright from its side): the focus on it fell to the page's body. It goes to the item
+    // last used from the menu (its panel closed gave the focus to Menu), now in the bar.
+    if (focused === button && button.hidden) {
+      const item = lastItem && lastItem.isConnected && !lastItem.hidden ? lastItem : first;
+      if (item) item.focus();
+    } else if (moving && document.activeElement !== focused && !focused.hidden) {
+      focusControl(focused);
+    }
+    moved();
   };
   follow();
   const onClick = (e) => {
@@ -98,7 +110,10 @@ export function installMenu(opening = () => {}) {
   // something else or leaves the page, so the menu closes, and the focus, unless the item sent
   // it elsewhere, goes back to Menu.
   const onItem = (e) => {
-    if (e.target.closest('button, a')) closeMenu();
+    const item = e.target.closest('button, a');
+    if (!item) return;
+    lastItem = item;
+    closeMenu();
   };
   // Esc closes it; from the menu or Menu the focus stays on Menu and the key goes no further.
   // Elsewhere (a card chosen by its number while the menu was open) it closes the menu and
@@ -121,9 +136,16 @@ export function installMenu(opening = () => {}) {
   const onDown = (e) => {
     if (!$('bar-menu').hidden && !e.target.closest('#bar-menu, #btn-menu')) setOpen(false);
   };
+  // Turned from its side to upright (or back) the menu stays (both are COMPACT: no change
+  // to follow) and the bar's height changes, one row to two: placed under it again (upright
+  // it covered the bar's second row, a tap on Cards met Play with friends).
+  const onResize = () => {
+    if (!$('bar-menu').hidden) setOpen(true);
+  };
   const bound = [
-    [query, 'change', follow], [wide, 'change', follow], [button, 'click', onClick],
-    [$('bar-menu'), 'click', onItem], [$('bar-menu'), 'focusout', onFocusOut],
+    [query, 'change', follow], [wide, 'change', follow], [window, 'resize', onResize],
+    [button, 'click', onClick], [$('bar-menu'), 'click', onItem],
+    [$('bar-menu'), 'focusout', onFocusOut],
     [document, 'keydown', onKey, true], [document, 'pointerdown', onDown, true],
   ];
   for (const [target, type, fn, capture] of bound) target.addEventListener(type, fn, capture);

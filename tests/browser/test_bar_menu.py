@@ -383,3 +383,105 @@ def test_two_quick_presses_of_level_go_two_levels_on(open_page: Callable[..., An
     page.wait_for_function("() => document.getElementById('btn-level').dataset.level === 'hard'")
     gid = page.evaluate("() => localStorage.getItem('scopone.game')")
     assert server.game(gid)["level"] == "hard"
+
+
+def test_the_menu_open_as_the_phone_turns_upright_lies_under_the_bars_two_rows(
+        open_page: Callable[..., Any]) -> None:
+    """Opened on its side (under a bar of one row, 34 px) and turned upright, the menu stayed
+    where it was (the window answers the menu's query either way: nothing to follow) and lay
+    over the bar's second row: at 360 x 560 a tap on Cards met Play with friends."""
+    page = open_page(side(560, 360))
+    page.wait_for_function(FULL_HAND)
+    page.locator("#btn-menu").tap()
+    page.set_viewport_size({"width": 360, "height": 560})
+    page.wait_for_function("() => document.getElementById('bar').offsetHeight > 40")
+    assert page.locator("#bar-menu").is_visible()
+    bar = page.locator("#bar").bounding_box()
+    menu = page.locator("#bar-menu").bounding_box()
+    assert menu["y"] >= bar["y"] + bar["height"], (menu, bar)
+    for control in page.evaluate(WHERE, IN_ROW):
+        assert control["whole"] and control["hit"], control
+    # And back on its side, right under its bar of one row again.
+    page.set_viewport_size({"width": 560, "height": 360})
+    page.wait_for_function("() => document.getElementById('bar').offsetHeight <= 40")
+    bar = page.locator("#bar").bounding_box()
+    assert page.locator("#bar-menu").bounding_box()["y"] - (bar["y"] + bar["height"]) <= 6
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_the_settings_stay_under_the_bar_as_a_short_upright_window_grows_and_shrinks(
+        open_page: Callable[..., Any], lang: str) -> None:
+    """The settings were placed under the bar on the window's resize, before the controls came
+    back from the menu to the bar: grown from 320 x 568 to 320 x 667 (the address bar hidden)
+    they covered the bar's lowest 50 px in Italian and German (its controls in four rows; 24 px
+    at 375); shrunk back, they lay 66 px below the bar of two rows."""
+    page = open_page(upright(320, 568), prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(FULL_HAND)
+    # The person's turn: no play of the computers' redraws the page (and places the settings).
+    page.wait_for_selector("#hand.playable")
+    page.locator("#btn-menu").tap()
+    page.locator("#btn-settings").tap()
+    page.wait_for_selector("#settings:visible")
+    gap = ("() => document.getElementById('settings').getBoundingClientRect().top"
+           " - document.getElementById('bar').getBoundingClientRect().bottom")
+    for height, menu in ((667, False), (568, True), (667, False)):
+        page.set_viewport_size({"width": 320, "height": height})
+        page.wait_for_function("m => !document.getElementById('btn-menu').hidden === m", arg=menu)
+        page.wait_for_timeout(100)  # (any later placing)
+        assert 0 <= page.evaluate(gap) <= 10, (height, page.evaluate(gap))
+        assert page.locator("#settings").is_visible()
+
+
+def test_the_focus_on_menu_goes_to_the_item_last_used_when_menu_goes(
+        open_page: Callable[..., Any]) -> None:
+    """The settings opened from the menu and closed give the focus to Menu; the window then
+    grown past the menu's sizes (375 x 553 to 667) or turned upright from its side hid Menu and
+    the focus fell to the page's body. It goes to Settings, back in the bar."""
+    active = "() => document.activeElement.id"
+    for start, end in (((375, 553), (375, 667)), ((667, 375), (375, 667))):
+        page = open_page(upright(*start) if start[0] < start[1] else side(*start))
+        page.wait_for_function(FULL_HAND)
+        page.locator("#btn-menu").focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#settings:visible")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#settings", state="hidden")
+        assert page.evaluate(active) == "btn-menu"
+        page.set_viewport_size({"width": end[0], "height": end[1]})
+        page.wait_for_function("() => document.getElementById('btn-menu').hidden")
+        assert page.evaluate(active) == "btn-settings", start
+
+
+@pytest.mark.parametrize("size", [(320, 568), (360, 560)], ids=["320x568", "360x560"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_friends_dialog_fits_a_narrow_phone_without_scrolling_sideways(
+        open_page: Callable[..., Any], size: tuple[int, int], lang: str) -> None:
+    """The form's one column took its widest row's width (316 px in English, 362 in German in
+    a panel of 296 at 320 px; 362 in 336 at 360 in German): the dialog opened scrolled sideways
+    to its name field, the title's and the labels' start cut off ("Name", "nte", "bis")."""
+    page = open_page(upright(*size), prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(FULL_HAND)
+    page.locator("#btn-menu").tap()
+    page.locator("#btn-friends").tap()
+    page.wait_for_selector("#friends:visible")
+    box = page.eval_on_selector(".friends-panel", """p => ({sw: p.scrollWidth, cw: p.clientWidth,
+      left: p.scrollLeft,
+      title: document.getElementById('friends-title').getBoundingClientRect().left
+        - p.getBoundingClientRect().left})""")
+    assert box["sw"] <= box["cw"] and box["left"] == 0 and box["title"] >= 0, box
+    for el in page.locator("#friends-form label").all():
+        b, panel = el.bounding_box(), page.locator(".friends-panel").bounding_box()
+        assert b["x"] >= panel["x"] and b["x"] + b["width"] <= panel["x"] + panel["width"], b
+
+
+def test_a_tables_bar_keeps_its_order_on_a_short_upright_phone(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """The game page's second row (its game's controls after the hint) reordered a table's bar
+    too: Cards, first in the row and in the Tab order, went to the row's end."""
+    page = hosting(tserver, people, upright(375, 553))[0].page
+    page.wait_for_selector("#hand .card")
+    lefts = page.evaluate("""() => [...document.querySelectorAll('#controls > *')]
+      .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect().left)""")
+    assert len(lefts) >= 3 and lefts == sorted(lefts), lefts
