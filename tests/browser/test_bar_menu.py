@@ -52,9 +52,10 @@ BAR_IDS = """() => [...document.querySelectorAll('#controls button, #controls a'
 
 
 # Short phones upright, as their browsers leave them: the first iPhone SE, a 360 x 640 Android
-# with its address bar, an iPhone SE (2nd generation) or 8 in Safari, and the tallest with a
-# menu (from 640 px the bar's three or four rows leave the hand whole).
-SHORT_UPRIGHT = [(320, 568), (360, 560), (375, 553), (412, 639)]
+# with its address bar (and its navigation bar: 520), an iPhone SE (2nd generation) or 8 in
+# Safari, and the tallest with a menu (from 640 px the bar's three or four rows leave the hand
+# whole). Under 560 px the cards are a little smaller.
+SHORT_UPRIGHT = [(320, 568), (360, 560), (360, 520), (375, 553), (412, 639)]
 # Where the text of the score ends (its box stretches to the row's controls).
 SCORE_END = """() => Math.max(...[...document.getElementById('score').children]
   .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect().right))"""
