@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from .a11y import assert_accessible
 from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS
 from .test_layout import FULL_HAND, PROBE
 from .test_tables import (  # noqa: F401  (fixtures)
@@ -486,3 +487,18 @@ def test_a_tables_bar_keeps_its_order_on_a_short_upright_phone(
     lefts = page.evaluate("""() => [...document.querySelectorAll('#controls > *')]
       .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect().left)""")
     assert len(lefts) >= 3 and lefts == sorted(lefts), lefts
+
+
+@pytest.mark.parametrize("device", [side(568, 320), upright(375, 553)],
+                         ids=["side-568x320", "upright-375x553"])
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_the_bar_with_its_menu_is_accessible(open_page: Callable[..., Any],
+                                             device: dict[str, Any], lang: str) -> None:
+    """axe finds nothing in the bar of short labels (each name containing what it shows, Napola
+    on too), nor with the menu open."""
+    page = open_page(device, prefs={**TEST_PREFS, "lang": lang, "napola": True})
+    page.wait_for_selector("#hand.playable")
+    assert_accessible(page, f"bar ({lang})")
+    page.locator("#btn-menu").tap()
+    page.wait_for_selector("#bar-menu:visible")
+    assert_accessible(page, f"menu open ({lang})")
