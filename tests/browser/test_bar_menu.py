@@ -16,6 +16,7 @@ import pytest
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS
+from .test_coach import play_round
 from .test_layout import FULL_HAND, PROBE
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
@@ -502,3 +503,39 @@ def test_the_bar_with_its_menu_is_accessible(open_page: Callable[..., Any],
     page.locator("#btn-menu").tap()
     page.wait_for_selector("#bar-menu:visible")
     assert_accessible(page, f"menu open ({lang})")
+
+
+# Where the review's buttons are: whole in the window and met by a tap at their middle.
+REVIEW_BUTTONS = """() => ['review-prev', 'review-next', 'review-close'].map((id) => {
+  const el = document.getElementById(id);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {id, whole: r.top >= 0 && r.bottom <= innerHeight, hit: Boolean(hit) && el.contains(hit)};
+})"""
+
+
+@pytest.mark.parametrize("device", [side(568, 320), upright(375, 553)],
+                         ids=["side-568x320", "upright-375x553"])
+def test_the_reviews_buttons_stay_in_sight_while_its_plays_scroll(
+        open_page: Callable[..., Any], device: dict[str, Any]) -> None:
+    """On a short phone the review is taller than the window and scrolls inside: Previous,
+    Next and Close lay at its foot, below the fold (at 568 x 320 a tap on Next needed a scroll
+    down through the play first). They stay at the panel's foot, in sight, as its plays
+    scroll."""
+    page = open_page(device)
+    play_round(page)
+    page.locator("#summary-review").tap()
+    page.wait_for_selector("#review #review-step")
+    panel = page.locator(".review-panel")
+    assert panel.evaluate("p => p.scrollHeight > p.clientHeight")  # it does scroll here
+    for step in range(2, 4):
+        for button in page.evaluate(REVIEW_BUTTONS):
+            assert button["whole"] and button["hit"], button
+        page.locator("#review-next").tap()
+        page.wait_for_function("n => document.getElementById('review-step').textContent"
+                               ".startsWith(`Play ${n} `)", arg=step)
+    panel.evaluate("p => { p.scrollTop = p.scrollHeight / 3; }")
+    for button in page.evaluate(REVIEW_BUTTONS):
+        assert button["whole"] and button["hit"], button
+    page.locator("#review-close").tap()
+    page.wait_for_selector("#review", state="hidden")
