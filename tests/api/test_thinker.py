@@ -124,7 +124,7 @@ def test_a_stop_iteration_in_a_pool_fails_the_request_instead_of_hanging() -> No
 # Run in an interpreter of its own, as a server's: in the test session another test may have
 # imported concurrent.futures.process already, which hid the fault.
 CANCELLED_OR_FAILED = textwrap.dedent("""
-    import asyncio, concurrent.futures as cf, random
+    import asyncio, concurrent.futures as cf, random, threading
     from scopone.engine import Match, Rules, SeatView
     from scopone.web import thinker
     from scopone.web.coach import CoachService
@@ -133,9 +133,10 @@ CANCELLED_OR_FAILED = textwrap.dedent("""
     def broken(*args):
         raise ValueError("its own")
 
+    release = threading.Event()  # set once all is asked: the threads then end
+
     def slow(*args):
-        import time
-        time.sleep(0.5)
+        release.wait(10)
         return {}
 
     async def outcome(call):
@@ -161,6 +162,7 @@ CANCELLED_OR_FAILED = textwrap.dedent("""
         coach._pool = cf.ThreadPoolExecutor(max_workers=1)
         print(await outcome(coach._run(broken)))
         print(await outcome(coach._run(slow)))
+        release.set()
 
     asyncio.run(main())
 """)
