@@ -71,6 +71,15 @@ def upright(width: int, height: int) -> dict[str, Any]:
     return {**PHONE, "viewport": {"width": width, "height": height}}
 
 
+def open_labelled(open_page: Callable[..., Any], device: dict[str, Any], lang: str) -> Any:
+    """The game page in ``lang`` with the hand dealt, its labels of the kind
+    ``assert_short_labels`` knows (Normal, Napola on)."""
+    page = open_page(device, prefs={**TEST_PREFS, "lang": lang, "level": "normal",
+                                    "napola": True})
+    page.wait_for_function(FULL_HAND)
+    return page
+
+
 def assert_short_labels(page: Any, lang: str) -> None:
     """Short labels on the screen, whole names for a screen reader (a label in each name)."""
     names = {"en": ("New match", "Level: Normal", "Napola: on", "Cards: Traditional"),
@@ -99,9 +108,7 @@ def assert_whole_hand_in_window(page: Any, width: int, height: int) -> None:
 def test_on_its_side_the_bar_is_one_row_and_the_whole_hand_is_in_the_window(
         open_page: Callable[..., Any], size: tuple[int, int], lang: str) -> None:
     width, height = size
-    page = open_page(side(width, height),
-                     prefs={**TEST_PREFS, "lang": lang, "level": "normal", "napola": True})
-    page.wait_for_function(FULL_HAND)
+    page = open_labelled(open_page, side(width, height), lang)
     bar = page.locator("#bar").bounding_box()
     assert bar["height"] <= 40, bar
     row = IN_WIDE_ROW if width >= 800 else IN_ROW
@@ -123,9 +130,7 @@ def test_on_its_side_the_bar_is_one_row_and_the_whole_hand_is_in_the_window(
 def test_a_short_upright_phone_has_a_bar_of_two_rows_and_the_whole_hand_in_the_window(
         open_page: Callable[..., Any], size: tuple[int, int], lang: str) -> None:
     width, height = size
-    page = open_page(upright(width, height),
-                     prefs={**TEST_PREFS, "lang": lang, "level": "normal", "napola": True})
-    page.wait_for_function(FULL_HAND)
+    page = open_labelled(open_page, upright(width, height), lang)
     assert page.locator("#bar").bounding_box()["height"] <= 72
     assert page.evaluate(BAR_IDS) == IN_ROW
     where = {c["id"]: c for c in page.evaluate(WHERE, IN_ROW)}
