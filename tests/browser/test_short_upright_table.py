@@ -20,6 +20,7 @@ from .conftest import ARTIFACTS, PHONE
 from .test_layout import PROBE
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
+    in_sync,
     people,
     tserver,
 )
@@ -63,8 +64,7 @@ def test_a_short_upright_phone_shows_a_tables_whole_hand_through_a_round(
         # The page at the server's version (the layout is checked whatever it shows: the
         # test is of the layout, not of the push, which test_tables.py tests).
         with contextlib.suppress(PlaywrightTimeout):
-            page.wait_for_function("v => Number(document.body.dataset.version) >= v",
-                                   arg=view["version"], timeout=5000)
+            in_sync(anna, view["version"], timeout=5000)
         # Two frames: the page drawn as it stands.
         page.evaluate("() => new Promise((r) => requestAnimationFrame(() =>"
                       " requestAnimationFrame(r)))")

@@ -148,9 +148,11 @@ def people(browser: Any) -> Iterator[Callable[..., Person]]:
         p.check()
 
 
-def in_sync(person: Person, version: int) -> None:
-    """Waits until the page shows at least ``version`` of the table."""
-    person.page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
+def in_sync(person: Person, version: int, timeout: float | None = None) -> None:
+    """Waits until the page shows at least ``version`` of the table (``timeout`` in ms: the
+    page's default when None)."""
+    person.page.wait_for_function("v => Number(document.body.dataset.version) >= v",
+                                  arg=version, timeout=timeout)
 
 
 def play_until(srv: TableServer, code: str, anna: Person, tokens: dict[int, str],
