@@ -116,7 +116,11 @@ class Driver:
         due = t.next_due(rec, table, self.pace, self.reconnect)
         if due is None:
             if not self._watched_here(game_id):
-                return False
+                # A change stored while the table was read (the read had the version before
+                # it) kicked this driver while it still ran, so no other will come: the table
+                # is looked at again rather than left waiting for a page or someone's change.
+                heard = self.tables.hub.heard(game_id)
+                return heard is not None and heard > rec.version
             await watch.changed(IDLE_SECONDS)
             return True
         when, seat = due

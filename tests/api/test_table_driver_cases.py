@@ -331,6 +331,39 @@ def test_a_watched_table_keeps_its_driver_which_wakes_at_a_persons_card(
     assert sim.changes == [(gid, 1, 103.0), (gid, 2, 103.0 + PACE)]  # Carla's, seat 3's
 
 
+def test_a_persons_card_stored_while_an_idle_driver_reads_the_table_is_played_on(
+        tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Carla's turn, no time limit, no page of the table open here: nothing is due and the
+    driver is about to stop. Her card is stored while it reads the table, and the read has what
+    the store held before it. The card's kick finds the driver still running, so the driver
+    itself must see that the table moved on. (It stopped: seat 3's card then waited until a
+    page of the table connected or someone changed it.)"""
+
+    async def scenario() -> str:
+        rec, _ = _playing(away_seconds=None)
+        _turn_to(rec, 2)
+        async with at_table(tmp_path, sim, rec) as at:
+            at.tables.on_change = at.driver.kick  # as the app wires it
+            record = at.tables.record
+            racing = [True]
+
+            async def read_as_carla_plays(game_id: str, version: int | None) -> Any:
+                before = await record(game_id, version)
+                if racing:
+                    racing.pop()
+                    now, _ = at.stored()
+                    await at.tables.move("code", _carlas_move(now, now.version), CARLA)
+                return before
+
+            monkeypatch.setattr(at.tables, "record", read_as_carla_plays)
+            await _drive(at)
+            return rec.id
+
+    gid = run_alone(scenario())
+    # Carla's card, then seat 3's at the pace; then Anna's turn: nothing due, the driver stops.
+    assert sim.changes == [(gid, 1, 100.0), (gid, 2, 100.0 + PACE)]
+
+
 def test_a_failed_card_is_tried_again_within_a_second(
         tmp_path: Path, sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> str:
