@@ -32,6 +32,18 @@ PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile":
                          "has_touch": True, "device_scale_factor": 2}
 PHONE_LANDSCAPE: dict[str, Any] = {"viewport": {"width": 844, "height": 390}, "is_mobile": True,
                                    "has_touch": True, "device_scale_factor": 2}
+
+
+def upright(width: int, height: int) -> dict[str, Any]:
+    """A phone held upright whose browser leaves it ``width`` x ``height``."""
+    return {**PHONE, "viewport": {"width": width, "height": height}}
+
+
+def side(width: int, height: int) -> dict[str, Any]:
+    """A phone on its side whose browser leaves it ``width`` x ``height``."""
+    return {**PHONE_LANDSCAPE, "viewport": {"width": width, "height": height}}
+
+
 # What the tests want from the page before it starts: easy computers, the fast pace, English.
 TEST_PREFS = {"level": "easy", "speed": "fast", "target": 11, "lang": "en"}
 

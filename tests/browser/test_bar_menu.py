@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS
+from .conftest import ARTIFACTS, PHONE, TEST_PREFS, side, upright
 from .test_coach import play_round
 from .test_layout import FULL_HAND, PROBE
 from .test_tables import (  # noqa: F401  (fixtures)
@@ -61,14 +61,6 @@ SHORT_UPRIGHT = [(320, 568), (360, 560), (360, 536), (375, 553), (412, 639)]
 # Where the text of the score ends (its box stretches to the row's controls).
 SCORE_END = """() => Math.max(...[...document.getElementById('score').children]
   .filter((el) => el.getClientRects().length).map((el) => el.getBoundingClientRect().right))"""
-
-
-def side(width: int, height: int) -> dict[str, Any]:
-    return {**PHONE_LANDSCAPE, "viewport": {"width": width, "height": height}}
-
-
-def upright(width: int, height: int) -> dict[str, Any]:
-    return {**PHONE, "viewport": {"width": width, "height": height}}
 
 
 def open_labelled(open_page: Callable[..., Any], device: dict[str, Any], lang: str) -> Any:

@@ -13,7 +13,7 @@ import pytest
 from scopone.web.store import SqliteStore
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server
+from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server, upright
 from .test_controls import HANDS, TABLE
 from .test_match import READY, SUMMARY_OPEN, codes, game_id
 
@@ -103,7 +103,7 @@ def test_a_hint_lights_up_a_legal_move_and_reveals_nothing(
 
 
 #: A phone as narrow as they come: the hint's reasons must fit it too.
-NARROW_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 740}}
+NARROW_PHONE: dict[str, Any] = upright(360, 740)
 RANKS_EN = ["ace", "two", "three", "four", "five", "six", "seven", "jack", "knight", "king"]
 RANKS_EN_MANY = ["aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "jacks",
                  "knights", "kings"]

@@ -15,7 +15,16 @@ import pytest
 from scopone.engine import Match, Rules
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server, tap_control
+from .conftest import (
+    ARTIFACTS,
+    PHONE,
+    PHONE_LANDSCAPE,
+    TEST_PREFS,
+    Server,
+    side,
+    tap_control,
+    upright,
+)
 from .test_coach import NARROW_PHONE
 from .test_controls import HANDS, TABLE
 from .test_match import codes, visible_centre
@@ -213,18 +222,18 @@ TABLE_OF = {4: (1, 5), 5: (0, 5), 6: (15, 5)}
 
 # Short upright phones: a very common Android window, an iPhone 6 to 8, and the iPhone SE (1st
 # generation), whose bar takes two rows (menu.js; in three or four its page scrolled).
-SHORT_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 640}}
-IPHONE_8: dict[str, Any] = {**PHONE, "viewport": {"width": 375, "height": 667}}
-IPHONE_SE: dict[str, Any] = {**PHONE, "viewport": {"width": 320, "height": 568}}
+SHORT_PHONE: dict[str, Any] = upright(360, 640)
+IPHONE_8: dict[str, Any] = upright(375, 667)
+IPHONE_SE: dict[str, Any] = upright(320, 568)
 # Wide phones: a common Android (Pixel, Galaxy) and an iPhone Pro Max.
-WIDE_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 412, "height": 915}}
-WIDEST_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 430, "height": 932}}
+WIDE_PHONE: dict[str, Any] = upright(412, 915)
+WIDEST_PHONE: dict[str, Any] = upright(430, 932)
 # An iPhone SE (2nd and 3rd generation) or 8 as Safari leaves it, its address bar shown.
-IPHONE_SE_SAFARI: dict[str, Any] = {**PHONE, "viewport": {"width": 375, "height": 553}}
+IPHONE_SE_SAFARI: dict[str, Any] = upright(375, 553)
 # A 360 x 640 Android as Chrome leaves it, its address bar shown.
-SHORT_ANDROID: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 560}}
+SHORT_ANDROID: dict[str, Any] = upright(360, 560)
 # And with its navigation bar on the screen.
-ANDROID_NAV_BAR: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 536}}
+ANDROID_NAV_BAR: dict[str, Any] = upright(360, 536)
 
 # What the player needs in the window while the panel is open: the seats, the piles, the
 # table's cards, the status line (whose turn it is), the hand and the panel; those out of it.
@@ -723,7 +732,7 @@ def test_the_small_cards_and_the_cards_seen_follow_the_card_design(
     assert marks == ["#plain-D", "#plain-C", "#plain-S", "#plain-B"], marks
 
 
-SIDE_SE: dict[str, Any] = {**PHONE_LANDSCAPE, "viewport": {"width": 568, "height": 320}}
+SIDE_SE: dict[str, Any] = side(568, 320)
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "de"])

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, PHONE_LANDSCAPE, TEST_PREFS, Server, tap_control
+from .conftest import ARTIFACTS, PHONE_LANDSCAPE, TEST_PREFS, Server, side, tap_control
 from .test_coach_phone import (
     FIRM,
     HINT_SHOWN,
@@ -26,8 +26,8 @@ from .test_controls import HANDS, TABLE
 pytestmark = pytest.mark.browser
 
 # Small phones on their side: the iPhone SE (1st generation) and a common small Android.
-SIDE_568: dict[str, Any] = {**PHONE_LANDSCAPE, "viewport": {"width": 568, "height": 320}}
-SIDE_640: dict[str, Any] = {**PHONE_LANDSCAPE, "viewport": {"width": 640, "height": 360}}
+SIDE_568: dict[str, Any] = side(568, 320)
+SIDE_640: dict[str, Any] = side(640, 360)
 
 # Ten cards on the table (a crowded one, ``.many``), seat 0 to play.
 CROWDED_HANDS = ["5D 7D 3C 6C 8C 9C", "1D 2D 3D 4D 6D 8D", "5C 7C 1S 3S 4S 7S", "2B 3B 4B 5B 6B 7B"]

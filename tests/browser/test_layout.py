@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, DESKTOP, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server
+from .conftest import ARTIFACTS, DESKTOP, PHONE, PHONE_LANDSCAPE, TEST_PREFS, Server, upright
 from .test_match import codes
 
 pytestmark = pytest.mark.browser
@@ -352,7 +352,7 @@ def test_the_score_is_one_line_on_a_narrow_phone(open_page: Callable[..., Any], 
 
     gid = server.insert(["7D 1B", "1C 2B", "2C 3B", "3C 4B"], dealer=3, scores=(10, 11),
                         rules=Rules(target=21))
-    device = {**PHONE, "viewport": {"width": width, "height": 740}}
+    device = upright(width, 740)
     page = open_page(device, game=gid, prefs={**TEST_PREFS, "lang": lang})
     page.wait_for_selector("#hand.playable")
     assert page.inner_text("#score-a") == "10" and page.inner_text("#score-b") == "11"

@@ -11,7 +11,7 @@ import pytest
 from scopone.web.texts import LANGS
 
 from .a11y import assert_accessible
-from .conftest import PHONE, Server, open_rule_page
+from .conftest import Server, open_rule_page, upright
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_rule_table_fits_a_phone(browser: Any, server: Server, lang: str, width: int,
                                        height: int) -> None:
-    ctx = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
+    ctx = browser.new_context(**upright(width, height))
     try:
         page, errors = open_rule_page(ctx, server, lang)
         page.evaluate("() => document.fonts.ready.then(() => true)")

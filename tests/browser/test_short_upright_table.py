@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import ARTIFACTS, PHONE
+from .conftest import ARTIFACTS, upright
 from .test_layout import PROBE
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
@@ -49,7 +49,7 @@ def test_a_short_upright_phone_shows_a_tables_whole_hand_through_a_round(
     r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
                       headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200, r.text
-    anna = people({**PHONE, "viewport": {"width": width, "height": height}},
+    anna = people(upright(width, height),
                   f"{srv.url}/t/{code}",
                   {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})}, lang=lang)
     page = anna.page
