@@ -11,19 +11,38 @@ export class ApiError extends Error {
   }
 }
 
-export async function call(method, path, body, headers = {}) {
+/** A request to our server; `timeout` (ms, 0: none) gives up on an answer that does not come
+ * (a connection lost without a word: a phone changing networks, a proxy dropping it), which
+ * then fails like a network error, the server's fault (resend.js). */
+export async function call(method, path, body, headers = {}, { timeout = 0 } = {}) {
   const init = { method, headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let timer = 0;
+  if (timeout) {
+    const controller = new AbortController();
+    init.signal = controller.signal;
+    timer = setTimeout(() => controller.abort(), timeout);
+  }
+  const givenUp = () => Boolean(init.signal && init.signal.aborted);
+  let res;
   let data = null;
   try {
-    data = await res.json();
-  } catch {
-    data = null;
+    res = await fetch(path, init);
+    try {
+      data = await res.json();
+    } catch {
+      data = null;
+    }
+  } catch (err) {
+    throw givenUp() ? new Error(`no answer in ${timeout / 1000} s`) : err;
+  } finally {
+    clearTimeout(timer);
   }
+  // A body given up on half-read is no answer either.
+  if (data === null && givenUp()) throw new Error(`no answer in ${timeout / 1000} s`);
   if (!res.ok) {
     const detail = data && typeof data.detail === 'string' ? data.detail : res.statusText;
     // A 409 carries the current game (or, at a table, the table) to resync from.
@@ -32,17 +51,28 @@ export async function call(method, path, body, headers = {}) {
   return data;
 }
 
+/** How long a request waits for its answer. One that never comes (a connection lost without
+ * a word: a phone changing networks, a proxy dropping it) kept the page busy for good: a card's
+ * left every later card of the person ignored (and, in a game played alone, every later request
+ * queued behind it), a table's request to be back left the person away. Given up, it fails as a
+ * network error does: a card is sent again (resend.js; the version rule keeps it from being
+ * played twice), the next sign of the person asks to be back again. */
+export const ANSWER_TIMEOUT = 10000;
+const quick = { timeout: ANSWER_TIMEOUT };
+
 export const api = {
   // The person's id makes the match's rounds count in their statistics (coach.js).
-  create: (options) => call('POST', '/api/games', options, { 'X-Scopone-Person': personId() }),
-  get: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
+  create: (options) => call('POST', '/api/games', options, { 'X-Scopone-Person': personId() },
+    quick),
+  get: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`, undefined, {}, quick),
   move: (id, version, move) =>
     call('POST', `/api/games/${encodeURIComponent(id)}/moves`, {
       version, card: move.card, capture: move.capture,
-    }),
+    }, {}, quick),
   // The game's event stream (push.js follows it): the server plays the computers meanwhile.
   events: (id, speed) => `/api/games/${encodeURIComponent(id)}/events?speed=${encodeURIComponent(speed)}`,
   nextRound: (id, version) =>
-    call('POST', `/api/games/${encodeURIComponent(id)}/next-round`, { version }),
-  setLevel: (id, level) => call('PATCH', `/api/games/${encodeURIComponent(id)}`, { level }),
+    call('POST', `/api/games/${encodeURIComponent(id)}/next-round`, { version }, {}, quick),
+  setLevel: (id, level) => call('PATCH', `/api/games/${encodeURIComponent(id)}`, { level }, {},
+    quick),
 };

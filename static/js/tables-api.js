@@ -1,6 +1,6 @@
 // The tables API (/work/notes/tables-contract.md) and the seat tokens this browser keeps.
 
-import { call as request } from './api.js';
+import { ANSWER_TIMEOUT, call as request } from './api.js';
 
 const SEAT_KEY = 'scopone.seat.';
 
@@ -24,9 +24,12 @@ export function forgetSeat(code) {
 
 /** The game API's own request (api.js), with the seat token in the header only: URLs end up in
  * logs and histories. */
-function call(method, path, token, body, headers = {}) {
-  return request(method, path, body, token ? { ...headers, Authorization: `Bearer ${token}` } : headers);
+function call(method, path, token, body, headers = {}, options = {}) {
+  return request(method, path, body, token ? { ...headers, Authorization: `Bearer ${token}` } : headers, options);
 }
+
+// A card's request and a request to be back wait ANSWER_TIMEOUT for their answer (api.js).
+const quick = { timeout: ANSWER_TIMEOUT };
 
 const base = (code) => `/api/tables/${encodeURIComponent(code)}`;
 
@@ -37,14 +40,15 @@ export const tables = {
   leave: (code, seat, token) => call('DELETE', `${base(code)}/seats/${seat}`, token),
   start: (code, token, version) => call('POST', `${base(code)}/start`, token, { version }),
   move: (code, token, version, move) =>
-    call('POST', `${base(code)}/moves`, token, { version, card: move.card, capture: move.capture }),
+    call('POST', `${base(code)}/moves`, token, { version, card: move.card, capture: move.capture },
+      {}, quick),
   nextRound: (code, token, version) => call('POST', `${base(code)}/next-round`, token, { version }),
   toComputer: (code, token, seat, version) =>
     call('POST', `${base(code)}/seats/${seat}/computer`, token, { version }),
   openSeat: (code, token, seat, version) =>
     call('POST', `${base(code)}/seats/${seat}/open`, token, { version }),
   rematch: (code, token, version) => call('POST', `${base(code)}/rematch`, token, { version }),
-  back: (code, token) => call('POST', `${base(code)}/back`, token),
+  back: (code, token) => call('POST', `${base(code)}/back`, token, undefined, {}, quick),
   events: (code) => `${base(code)}/events`,
   // The coach for the token's seat (the hint and cards seen only where the host allowed hints).
   hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }),

@@ -361,6 +361,33 @@ def sent_again(page: Any, refused: list[str]) -> None:
     raise AssertionError(f"the card was not sent again: {refused}")
 
 
+def test_a_card_whose_answer_never_comes_goes_again_and_the_game_goes_on(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The card's request is never answered (a connection lost without a word: a phone
+    changing networks, a proxy dropping it): the page gives it up and sends the card again,
+    and the computers play on. (The page waited for that answer for ever: its hand never
+    playable again, and every later request, a new match too, queued behind it.)"""
+    page, gid = scripted(open_page, server)
+    page.watch.expected.append("no answer in 10 s")  # the page logs every failed request
+    page.wait_for_selector("#hand.playable")
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # never answered
+
+    page.route("**/moves", hold_the_first)
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
+                           " && document.querySelector('#hand.playable') !== null",
+                           timeout=30_000)
+    assert held, "the card's first request was not held"
+    history = server.game(gid)["history"]
+    assert [p["seat"] for p in history] == [0, 1, 2, 3] and history[0]["card"] == "9C"
+
+
 def test_a_card_the_server_could_not_take_goes_by_itself_when_it_answers(
         open_page: Callable[..., Any], server: Server) -> None:
     page, gid = scripted(open_page, server)
