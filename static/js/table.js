@@ -717,8 +717,12 @@ const stream = follow(tables.events(code), {
   onState(conn) {
     const wasOpen = state.conn === 'open';
     state.conn = conn;
-    // Open again after a disconnect, or after the tab was hidden: the browser is back.
-    if (conn === 'open' && !wasOpen) comeBack(true);
+    // Open again after a disconnect, or after the tab was hidden: the browser is back, and
+    // so is the server: a card that waits goes now, not when its backoff ends (up to 15 s).
+    if (conn === 'open' && !wasOpen) {
+      comeBack(true);
+      waiting.now();
+    }
     paint();
   },
   onRefused(status) {

@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP
+from .conftest import DESKTOP, Server
 from .test_controls import refuse_moves, sent_again
 from .test_error_banner import anna_to_play, play_by_key
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
     _shorten_away,
     people,
+    started_alone,
     tserver,
 )
 
@@ -112,3 +113,34 @@ def test_a_request_to_be_back_that_is_never_answered_is_asked_again(
         page.keyboard.press("Shift")
     assert answer.value.status == 200
     assert not answer.value.json()["seats"][0]["away"]
+
+
+def test_a_card_chosen_offline_goes_as_soon_as_the_table_is_back(
+        server: Server, people: Any) -> None:  # noqa: F811
+    """Anna plays a card with her phone offline; it fails and waits, its tries further and
+    further apart. Once her page's stream is open again it goes at once (it waited for its
+    next try, 8 s away here and up to 15 s). The session's server gives a person offline the
+    service's own grace (13 s) before the computer plays their card; ``tserver``'s is 1 s."""
+    srv = TableServer(server.url, server.http)
+    code, token = started_alone(srv, hints=False)
+    anna = people(DESKTOP, f"{srv.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    anna.expected.append("ERR_INTERNET_DISCONNECTED")  # the page's own requests, offline
+    page = anna.page
+    page.wait_for_function("() => document.body.dataset.status === 'your_turn'")
+    game = srv.view(code, token)["game"]
+    card = game["legal"][0]["card"]
+    context = page.context
+    context.set_offline(True)
+    play_by_key(page, card)
+    page.wait_for_selector("#error:not([hidden])")
+    page.wait_for_timeout(7_500)  # tries at 1, 3 and 7 s have failed; the next is at 15
+    context.set_offline(False)
+    page.wait_for_function("() => document.body.dataset.connection === 'open'")
+    for _ in range(60):  # 3 s at most (a guard; the next try of the backoff is 7 s away)
+        plays = srv.view(code, token)["game"]["history"][len(game["history"]):]
+        if plays:
+            break
+        page.wait_for_timeout(50)
+    assert plays, "the card waited for its backoff"
+    assert plays[0]["seat"] == 0 and plays[0]["card"] == card and not plays[0]["by_computer"]
