@@ -352,6 +352,22 @@ def refuse_moves(page: Any) -> list[str]:
     return refused
 
 
+def hold_the_first_move(page: Any) -> list[Any]:
+    """The first card the page sends is never answered (a connection lost without a word: a
+    phone changing networks, a proxy dropping it); later ones go through. Returns the held
+    request's route once it came."""
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # never answered
+
+    page.route("**/moves", hold_the_first)
+    return held
+
+
 def sent_again(page: Any, refused: list[str]) -> None:
     """Waits until the page, untouched, has sent the refused card a second time."""
     for _ in range(200):  # a guard, not a measure
@@ -370,15 +386,7 @@ def test_a_card_whose_answer_never_comes_goes_again_and_the_game_goes_on(
     page, gid = scripted(open_page, server)
     page.watch.expected.append("no answer in 10 s")  # the page logs every failed request
     page.wait_for_selector("#hand.playable")
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)  # never answered
-
-    page.route("**/moves", hold_the_first)
+    held = hold_the_first_move(page)
     page.click("#hand .card[data-code='9C']")
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
                            " && document.querySelector('#hand.playable') !== null",
