@@ -58,6 +58,9 @@ export async function call(method, path, body, headers = {}, { timeout = 0 } = {
  * network error does: a card is sent again (resend.js; the version rule keeps it from being
  * played twice), the next sign of the person asks to be back again. */
 export const ANSWER_TIMEOUT = 10000;
+/** A review's: the server judges a round for a few seconds, more behind others' on a busy
+ * server. */
+export const REVIEW_TIMEOUT = 30000;
 const quick = { timeout: ANSWER_TIMEOUT };
 
 export const api = {

@@ -1,6 +1,6 @@
 // The tables API (/work/notes/tables-contract.md) and the seat tokens this browser keeps.
 
-import { ANSWER_TIMEOUT, call as request } from './api.js';
+import { ANSWER_TIMEOUT, REVIEW_TIMEOUT, call as request } from './api.js';
 
 const SEAT_KEY = 'scopone.seat.';
 
@@ -28,7 +28,8 @@ function call(method, path, token, body, headers = {}, options = {}) {
   return request(method, path, body, token ? { ...headers, Authorization: `Bearer ${token}` } : headers, options);
 }
 
-// A card's request and a request to be back wait ANSWER_TIMEOUT for their answer (api.js).
+// A card's request, a request to be back and the coach's wait ANSWER_TIMEOUT for their answer,
+// a review REVIEW_TIMEOUT (api.js): one that never comes is given up, and said.
 const quick = { timeout: ANSWER_TIMEOUT };
 
 const base = (code) => `/api/tables/${encodeURIComponent(code)}`;
@@ -51,12 +52,13 @@ export const tables = {
   back: (code, token) => call('POST', `${base(code)}/back`, token, undefined, {}, quick),
   events: (code) => `${base(code)}/events`,
   // The coach for the token's seat (the hint and cards seen only where the host allowed hints).
-  hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }),
-  cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token),
+  hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }, {}, quick),
+  cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token, undefined, {}, quick),
   // The match the page's view showed: asked for as the host starts a rematch, it is still
   // that round (the server keeps the last round of the match before).
   review: (code, token, round, match) =>
-    call('GET', `${base(code)}/rounds/${round}/review${match ? `?match=${match}` : ''}`, token),
+    call('GET', `${base(code)}/rounds/${round}/review${match ? `?match=${match}` : ''}`, token,
+      undefined, {}, { timeout: REVIEW_TIMEOUT }),
   // The seat's rounds, hints and accuracy count in this person's statistics (as in a solo game).
   person: (code, token, id) =>
     call('POST', `${base(code)}/person`, token, undefined, { 'X-Scopone-Person': id }),

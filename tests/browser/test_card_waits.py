@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, Server
-from .test_controls import hold_the_first_move, refuse_moves, sent_again
+from .test_controls import hold_the_first, refuse_moves, sent_again
 from .test_error_banner import anna_to_play, play_by_key
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
@@ -53,7 +53,7 @@ def test_a_card_whose_answer_never_comes_goes_again_by_itself(
     ever: busy, every later card of the person ignored, though it said "your turn".)"""
     page, code, token, game = anna_to_play(tserver, people, DESKTOP)
     card = game["legal"][0]["card"]
-    held = hold_the_first_move(page)
+    held = hold_the_first(page, "**/moves")
     play_by_key(page, card)
     for _ in range(600):  # the server took it (a guard only: her time is 60 s)
         plays = tserver.view(code, token)["game"]["history"][len(game["history"]):]

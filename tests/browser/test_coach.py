@@ -14,7 +14,7 @@ from scopone.web.store import SqliteStore
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server, upright
-from .test_controls import HANDS, TABLE
+from .test_controls import HANDS, TABLE, hold_the_first
 from .test_match import READY, SUMMARY_OPEN, codes, game_id
 
 pytestmark = pytest.mark.browser
@@ -244,6 +244,58 @@ def test_a_hint_the_coach_could_not_give_is_said_and_asked_again_with_h(
     assert answer.value.status == 200
     page.wait_for_function(HINT_SHOWN)
     assert page.locator("#coach-hint .hint-failed").count() == 0
+
+
+def test_a_hint_whose_answer_never_comes_is_given_up_and_h_asks_again(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The hint's request is never answered (a connection lost without a word): after the
+    game's own requests' 10 s the panel says the coach could not answer, and H asks again, in
+    that position and in the next. (The page waited for ever: "Looking for the best move…"
+    stayed, and H asked nothing again for the rest of the visit, in every later position.)"""
+    gid = server.insert(HANDS, TABLE, dealer=3)
+    page = open_page(DESKTOP, game=gid)
+    page.watch.expected.append("no answer in 10 s")  # the page warns of the hint given up
+    page.wait_for_function(PLAYABLE)
+    held = hold_the_first(page, "**/hint")
+    page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint .hint-failed", timeout=20_000)
+    assert held, "the hint's first request was not held"
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    assert answer.value.status == 200
+    page.wait_for_function(HINT_SHOWN)
+    # The next position: H asks the server (the hint on its way for good had kept it from it).
+    page.keyboard.press("h")  # closes the hint
+    page.click("#hand .card[data-code='9C']")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
+                           " && document.querySelector('#hand.playable') !== null",
+                           timeout=30_000)
+    before = asked(page, "hint")
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    assert answer.value.status == 200 and asked(page, "hint") == before + 1
+    page.wait_for_function(HINT_SHOWN)
+
+
+def test_a_review_whose_answer_never_comes_says_it_could_not_be_made(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The review's request is never answered: after 30 s the panel says the review could
+    not be made (it said "Reviewing the round…" for ever), and R, closed and pressed again,
+    asks again and shows it."""
+    gid = server.insert(["7D 5C 1S", "1C 6C 2S", "2C 4B 3S", "3C 9S 4S"], dealer=3)
+    page = open_page(DESKTOP, game=gid)
+    page.watch.expected.append("no answer in 30 s")
+    page.route("**/review", lambda route: None)  # never answered
+    play_round(page)
+    page.keyboard.press("r")
+    page.wait_for_selector("#review:not([hidden]) .review-loading")
+    page.wait_for_function("() => document.getElementById('review').innerText"
+                           ".includes('The review could not be made.')", timeout=40_000)
+    page.unroute("**/review")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#review", state="hidden")
+    page.keyboard.press("r")
+    page.wait_for_selector("#review:not([hidden]) #review-step")
 
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .test_controls import hold_the_first
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
     hand,
@@ -59,6 +60,24 @@ def test_h_shows_the_seats_own_hint_where_the_host_allowed_hints(
     assert sorted(shown) == sorted(mine)
     page.keyboard.press("c")
     page.wait_for_selector("#seen-panel", state="hidden")
+
+
+def test_a_hint_at_a_table_whose_answer_never_comes_is_given_up_and_h_asks_again(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """The hint's request is never answered (a connection lost without a word): after 10 s the
+    panel says the coach could not answer, and H asks again. (The page waited for ever,
+    "Looking for the best move…", and H asked nothing again for the rest of the visit.)"""
+    code, seat = started_table(tserver, hints=True)
+    page = people(DESKTOP, f"{tserver.url}/t/{code}", seat).page
+    page.wait_for_function(MY_TURN)
+    held = hold_the_first(page, "**/hint")
+    page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint .hint-failed", timeout=20_000)
+    assert held, "the hint's first request was not held"
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    assert answer.value.status == 200
+    page.wait_for_selector("#coach-hint .hint-best")
 
 
 def test_no_hint_buttons_where_the_host_allowed_none(tserver: TableServer,  # noqa: F811

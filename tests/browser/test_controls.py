@@ -352,19 +352,19 @@ def refuse_moves(page: Any) -> list[str]:
     return refused
 
 
-def hold_the_first_move(page: Any) -> list[Any]:
-    """The first card the page sends is never answered (a connection lost without a word: a
-    phone changing networks, a proxy dropping it); later ones go through. Returns the held
-    request's route once it came."""
+def hold_the_first(page: Any, url: str) -> list[Any]:
+    """The page's first request to ``url`` (a glob) is never answered (a connection lost
+    without a word: a phone changing networks, a proxy dropping it); later ones go through.
+    Returns the held request's route once it came."""
     held: list[Any] = []
 
-    def hold_the_first(route: Any) -> None:
+    def hold(route: Any) -> None:
         if held:
             route.continue_()
         else:
             held.append(route)  # never answered
 
-    page.route("**/moves", hold_the_first)
+    page.route(url, hold)
     return held
 
 
@@ -386,7 +386,7 @@ def test_a_card_whose_answer_never_comes_goes_again_and_the_game_goes_on(
     page, gid = scripted(open_page, server)
     page.watch.expected.append("no answer in 10 s")  # the page logs every failed request
     page.wait_for_selector("#hand.playable")
-    held = hold_the_first_move(page)
+    held = hold_the_first(page, "**/moves")
     page.click("#hand .card[data-code='9C']")
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
                            " && document.querySelector('#hand.playable') !== null",
