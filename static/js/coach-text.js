@@ -57,6 +57,7 @@ const TEXT = {
     adopt: 'Use them here', keep: 'Keep this device’s statistics',
     adopted: 'These statistics are now this device’s too.',
     offerEmpty: 'The statistics of this link are empty or were cleared: nothing to bring here.',
+    statsFailed: 'The statistics could not be loaded just now (the connection or the server): reload the page in a moment.',
   },
   it: {
     hint: 'Suggerimento', hintThinking: 'Cerco la mossa migliore…',
@@ -114,6 +115,7 @@ const TEXT = {
     adopt: 'Usale qui', keep: 'Tieni quelle di questo dispositivo',
     adopted: 'Ora queste statistiche sono anche di questo dispositivo.',
     offerEmpty: 'Le statistiche di questo link sono vuote o sono state cancellate: niente da portare qui.',
+    statsFailed: 'Non è stato possibile caricare le statistiche (la connessione o il server): ricarica la pagina tra un momento.',
   },
   de: {
     hint: 'Tipp', hintThinking: 'Suche den besten Zug…',
@@ -173,6 +175,7 @@ const TEXT = {
     adopt: 'Hier verwenden', keep: 'Statistik dieses Geräts behalten',
     adopted: 'Diese Statistik gilt jetzt auch auf diesem Gerät.',
     offerEmpty: 'Die Statistik dieses Links ist leer oder wurde gelöscht: Es gibt nichts zu übernehmen.',
+    statsFailed: 'Die Statistik konnte gerade nicht geladen werden (die Verbindung oder der Server): Lade die Seite gleich neu.',
   },
 };
 

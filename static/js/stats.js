@@ -1,6 +1,6 @@
 // The statistics page: the person's figures across matches, from GET /api/people/{id}/stats.
 
-import { ApiError, call } from './api.js';
+import { ANSWER_TIMEOUT, ApiError, call } from './api.js';
 import { browserLang } from './i18n.js';
 import { ct } from './coach-text.js';
 import { adoptPerson, isPersonId, knownPerson } from './person.js';
@@ -103,13 +103,23 @@ async function copyLink() {
   $('copy-note').textContent = tr(copied ? 'copied' : 'copyByHand');
 }
 
+/** A person's statistics, or null when the server has none (404). Any other failure (the
+ * network, the server or its database away, an answer that never comes) throws: it is no
+ * "no statistics yet", and no reason to forget a link (failedToLoad). */
 async function statsOf(id) {
   try {
-    return await call('GET', `/api/people/${id}/stats`);
+    return await call('GET', `/api/people/${id}/stats`, undefined, {},
+      { timeout: ANSWER_TIMEOUT });
   } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) console.warn(err);
-    return null;
+    if (err instanceof ApiError && err.status === 404) return null;
+    console.warn(err);
+    throw err;
   }
+}
+
+/** Says the statistics could not be loaded; the address (a link's too) stays, for a reload. */
+function failedToLoad() {
+  $('stats').innerHTML = `<section><p id="stats-failed" role="alert">${esc(tr('statsFailed'))}</p></section>`;
 }
 
 /** The link's fragment gone from the address, so a reload or a bookmark does not ask again. */
@@ -119,7 +129,14 @@ function forgetLink() {
 
 /** Asks whether this device takes the link's person; true when the page shows something. */
 async function offer(linked) {
-  const [theirs, mine] = [await statsOf(linked), knownPerson() && await statsOf(knownPerson())];
+  let theirs;
+  let mine;
+  try {
+    [theirs, mine] = [await statsOf(linked), knownPerson() && await statsOf(knownPerson())];
+  } catch {
+    failedToLoad();
+    return true;
+  }
   if (!theirs || theirs.rounds < 1) {
     forgetLink();
     return false;
@@ -195,7 +212,13 @@ async function arrive() {
 
 async function showOwn() {
   const id = knownPerson();
-  const data = id && await statsOf(id);
+  let data;
+  try {
+    data = id && await statsOf(id);
+  } catch {
+    failedToLoad();
+    return;
+  }
   if (data && data.rounds > 0) render(data);
   else $('stats').innerHTML = `<section><p id="stats-empty">${esc(tr('noStats'))}</p></section>`;
 }

@@ -157,3 +157,40 @@ def test_a_link_pasted_into_the_open_statistics_page_is_offered(
     page.evaluate("id => { location.hash = `#person=${id}`; }", theirs)
     page.wait_for_function("() => location.hash === ''")
     assert page.query_selector("#carry-offer") is None and _rounds(page) == 1
+
+
+def test_statistics_that_could_not_be_loaded_are_said_so_and_a_link_is_kept(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The server's database away (503) or an answer that never comes: the page says the
+    statistics could not be loaded, not "No statistics yet" (a person who had some thought
+    them gone), and a link's offer keeps its address for a reload (it was wiped, the link
+    said to be empty: its statistics never offered again on that page)."""
+    mine = secrets.token_hex(16)
+    theirs = secrets.token_hex(16)
+    for person in (mine, theirs):
+        play_a_round(server, person)
+    page = open_page(DESKTOP, prefs=TEST_PREFS)
+    page.watch.expected += ["503", "no answer in 10 s"]
+    page.evaluate("id => localStorage.setItem('scopone.person', id)", mine)
+    page.route("**/api/people/*/stats", lambda route: route.fulfill(
+        status=503, content_type="application/json", body='{"detail": "database unavailable"}'))
+    page.goto(server.url + "/stats")
+    page.wait_for_selector(READY)
+    assert page.inner_text("#stats") == (
+        "The statistics could not be loaded just now (the connection or the server):"
+        " reload the page in a moment.")
+    page.goto(server.url + "/healthz")  # a new page, not a change of the fragment
+    page.goto(server.url + f"/stats#person={theirs}")
+    page.wait_for_selector(READY)
+    assert page.is_visible("#stats-failed") and "nothing to bring" not in page.inner_text("#stats")
+    assert page.url.endswith(f"#person={theirs}")
+    page.unroute("**/api/people/*/stats")
+    page.route("**/api/people/*/stats", lambda route: None)  # never answered
+    page.goto(server.url + "/healthz")
+    page.goto(server.url + "/stats")
+    page.wait_for_selector(READY, timeout=20_000)
+    assert page.is_visible("#stats-failed")
+    page.unroute("**/api/people/*/stats")
+    page.goto(server.url + "/healthz")
+    page.goto(server.url + f"/stats#person={theirs}")  # the server back: the link is offered
+    page.wait_for_selector("#carry-offer")
