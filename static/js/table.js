@@ -111,7 +111,7 @@ let newest = null; // the newest view received, shown or not
 // A round's or the match's summary stays on screen at least this long before a new deal (or a
 // rematch) that someone else asked for takes its place: a friend quick on "Next round" (or the
 // host on "Rematch"), or a page faster than this one, closed it before this page had shown it
-// (QA: 3 to 11 ms on a page at the normal speed, the winner of the match never seen).
+// (QA: 3 to 57 ms on a page at the normal speed, the winner of the match never seen).
 const SUMMARY_MS = 3000;
 let summarySince = 0; // when this page opened its summary (0: none open, or the person closed it)
 let endHold = null; // ends the hold at once: the person closed the summary (or dealt) meanwhile
