@@ -87,12 +87,12 @@ def test_a_request_to_be_back_that_is_never_answered_is_asked_again(
     page.wait_for_selector("#seat-0.away")  # her first turn passed: the computer played
     backs: list[Any] = []
 
-    def hold_the_first(route: Any) -> None:
+    def counted_the_first_held(route: Any) -> None:
         backs.append(route)
         if len(backs) > 1:
             route.continue_()  # the first is never answered
 
-    page.route("**/back", hold_the_first)
+    page.route("**/back", counted_the_first_held)
     page.keyboard.press("Shift")
     for _ in range(100):
         if backs:

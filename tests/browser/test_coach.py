@@ -246,6 +246,19 @@ def test_a_hint_the_coach_could_not_give_is_said_and_asked_again_with_h(
     assert page.locator("#coach-hint .hint-failed").count() == 0
 
 
+def a_hint_given_up_and_asked_again(page: Any) -> None:
+    """H, its request never answered: after 10 s the panel says the coach could not answer;
+    H again asks the server again, and the hint is shown."""
+    held = hold_the_first(page, "**/hint")
+    page.keyboard.press("h")
+    page.wait_for_selector("#coach-hint .hint-failed", timeout=20_000)
+    assert held, "the hint's first request was not held"
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    assert answer.value.status == 200
+    page.wait_for_function(HINT_SHOWN)
+
+
 def test_a_hint_whose_answer_never_comes_is_given_up_and_h_asks_again(
         open_page: Callable[..., Any], server: Server) -> None:
     """The hint's request is never answered (a connection lost without a word): after the
@@ -256,14 +269,7 @@ def test_a_hint_whose_answer_never_comes_is_given_up_and_h_asks_again(
     page = open_page(DESKTOP, game=gid)
     page.watch.expected.append("no answer in 10 s")  # the page warns of the hint given up
     page.wait_for_function(PLAYABLE)
-    held = hold_the_first(page, "**/hint")
-    page.keyboard.press("h")
-    page.wait_for_selector("#coach-hint .hint-failed", timeout=20_000)
-    assert held, "the hint's first request was not held"
-    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
-        page.keyboard.press("h")
-    assert answer.value.status == 200
-    page.wait_for_function(HINT_SHOWN)
+    a_hint_given_up_and_asked_again(page)
     # The next position: H asks the server (the hint on its way for good had kept it from it).
     page.keyboard.press("h")  # closes the hint
     page.click("#hand .card[data-code='9C']")

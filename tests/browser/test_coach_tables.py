@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP, PHONE
-from .test_controls import hold_the_first
+from .test_coach import a_hint_given_up_and_asked_again
 from .test_tables import (  # noqa: F401  (fixtures)
     TableServer,
     hand,
@@ -70,14 +70,7 @@ def test_a_hint_at_a_table_whose_answer_never_comes_is_given_up_and_h_asks_again
     code, seat = started_table(tserver, hints=True)
     page = people(DESKTOP, f"{tserver.url}/t/{code}", seat).page
     page.wait_for_function(MY_TURN)
-    held = hold_the_first(page, "**/hint")
-    page.keyboard.press("h")
-    page.wait_for_selector("#coach-hint .hint-failed", timeout=20_000)
-    assert held, "the hint's first request was not held"
-    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
-        page.keyboard.press("h")
-    assert answer.value.status == 200
-    page.wait_for_selector("#coach-hint .hint-best")
+    a_hint_given_up_and_asked_again(page)
 
 
 def test_no_hint_buttons_where_the_host_allowed_none(tserver: TableServer,  # noqa: F811

@@ -1,7 +1,7 @@
 """A round's summary is seen on every page, whatever a friend does: Bea's page (the fast speed)
 deals the next round the moment her summary opens, while Anna's (the normal speed) still shows
 the round's last card; Anna's summary stays a moment before the new deal takes its place. (It
-was on her screen for 3 to 11 ms; at a match's end the winner was never seen.)"""
+was on her screen for 3 to 57 ms; at a match's end the winner was never seen.)"""
 
 from __future__ import annotations
 
