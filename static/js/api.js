@@ -11,22 +11,30 @@ export class ApiError extends Error {
   }
 }
 
-/** A request to our server; `timeout` (ms, 0: none) gives up on an answer that does not come
- * (a connection lost without a word: a phone changing networks, a proxy dropping it), which
- * then fails like a network error, the server's fault (resend.js). */
-export async function call(method, path, body, headers = {}, { timeout = 0 } = {}) {
+/** How long every request waits for its answer (`call`'s `timeout`). One that never comes (a
+ * connection lost without a word: a phone changing networks, a proxy dropping it) kept the page
+ * busy for good: a card's left every later card of the person ignored (and, in a game played
+ * alone, every later request queued behind it), a table's request to be back left the person
+ * away, a hint's left H asking nothing again. Given up, it fails as a network error does: a card
+ * is sent again (resend.js; the version rule keeps it from being played twice), the next sign of
+ * the person asks to be back again, the coach says it could not answer. */
+export const ANSWER_TIMEOUT = 10000;
+/** A review's: the server judges a round for a few seconds, more behind others' on a busy
+ * server. */
+export const REVIEW_TIMEOUT = 30000;
+
+/** A request to our server. It gives up on an answer that has not come in `timeout` ms and
+ * then fails as a network error does: the server's fault (resend.js). */
+export async function call(method, path, body, headers = {}, { timeout = ANSWER_TIMEOUT } = {}) {
   const init = { method, headers: { Accept: 'application/json', ...headers } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  let timer = 0;
-  if (timeout) {
-    const controller = new AbortController();
-    init.signal = controller.signal;
-    timer = setTimeout(() => controller.abort(), timeout);
-  }
-  const givenUp = () => Boolean(init.signal && init.signal.aborted);
+  const controller = new AbortController();
+  init.signal = controller.signal;
+  const timer = setTimeout(() => controller.abort(), timeout);
+  const noAnswer = () => new Error(`no answer in ${timeout / 1000} s`);
   let res;
   let data = null;
   try {
@@ -37,12 +45,12 @@ export async function call(method, path, body, headers = {}, { timeout = 0 } = {
       data = null;
     }
   } catch (err) {
-    throw givenUp() ? new Error(`no answer in ${timeout / 1000} s`) : err;
+    throw controller.signal.aborted ? noAnswer() : err;
   } finally {
     clearTimeout(timer);
   }
   // A body given up on half-read is no answer either.
-  if (data === null && givenUp()) throw new Error(`no answer in ${timeout / 1000} s`);
+  if (data === null && controller.signal.aborted) throw noAnswer();
   if (!res.ok) {
     const detail = data && typeof data.detail === 'string' ? data.detail : res.statusText;
     // A 409 carries the current game (or, at a table, the table) to resync from.
@@ -51,31 +59,17 @@ export async function call(method, path, body, headers = {}, { timeout = 0 } = {
   return data;
 }
 
-/** How long a request waits for its answer. One that never comes (a connection lost without
- * a word: a phone changing networks, a proxy dropping it) kept the page busy for good: a card's
- * left every later card of the person ignored (and, in a game played alone, every later request
- * queued behind it), a table's request to be back left the person away. Given up, it fails as a
- * network error does: a card is sent again (resend.js; the version rule keeps it from being
- * played twice), the next sign of the person asks to be back again. */
-export const ANSWER_TIMEOUT = 10000;
-/** A review's: the server judges a round for a few seconds, more behind others' on a busy
- * server. */
-export const REVIEW_TIMEOUT = 30000;
-const quick = { timeout: ANSWER_TIMEOUT };
-
 export const api = {
   // The person's id makes the match's rounds count in their statistics (coach.js).
-  create: (options) => call('POST', '/api/games', options, { 'X-Scopone-Person': personId() },
-    quick),
-  get: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`, undefined, {}, quick),
+  create: (options) => call('POST', '/api/games', options, { 'X-Scopone-Person': personId() }),
+  get: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
   move: (id, version, move) =>
     call('POST', `/api/games/${encodeURIComponent(id)}/moves`, {
       version, card: move.card, capture: move.capture,
-    }, {}, quick),
+    }),
   // The game's event stream (push.js follows it): the server plays the computers meanwhile.
   events: (id, speed) => `/api/games/${encodeURIComponent(id)}/events?speed=${encodeURIComponent(speed)}`,
   nextRound: (id, version) =>
-    call('POST', `/api/games/${encodeURIComponent(id)}/next-round`, { version }, {}, quick),
-  setLevel: (id, level) => call('PATCH', `/api/games/${encodeURIComponent(id)}`, { level }, {},
-    quick),
+    call('POST', `/api/games/${encodeURIComponent(id)}/next-round`, { version }),
+  setLevel: (id, level) => call('PATCH', `/api/games/${encodeURIComponent(id)}`, { level }),
 };

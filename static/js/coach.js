@@ -3,7 +3,7 @@
 // page uses it as it is (seat 0, /api/games/{id}); the table page hands in its own requests,
 // which parts the host allowed, and how to name a seat (installCoach's options).
 
-import { ANSWER_TIMEOUT, ApiError, REVIEW_TIMEOUT, call } from './api.js';
+import { ApiError, REVIEW_TIMEOUT, call } from './api.js';
 import { cardSvg, suitSign } from './cards.js';
 import { cardList, cardName, seatName, t } from './i18n.js';
 import { focusControl } from './menu.js';
@@ -38,16 +38,11 @@ export function placesFromView(view) {
   return places;
 }
 
-/** The solo game's requests: seat 0 of the game whose id is the view's. An answer that never
- * comes (a connection lost without a word) is given up as the game's are (api.js): a hint's
- * left "Looking for the best move…" for good and H asking nothing again for the rest of the
- * visit, in every later position; a review's left "Reviewing the round…" for good. Given up,
- * each says it failed (H, or R, asks again). */
+/** The solo game's requests: seat 0 of the game whose id is the view's. A review waits longer
+ * for its answer than the others (api.js). */
 const SOLO = {
-  hint: (view) => call('POST', `${gamePath(view.id)}/hint`, { version: view.version }, {},
-    { timeout: ANSWER_TIMEOUT }),
-  cardsSeen: (view) => call('POST', `${gamePath(view.id)}/cards-seen`, undefined, {},
-    { timeout: ANSWER_TIMEOUT }),
+  hint: (view) => call('POST', `${gamePath(view.id)}/hint`, { version: view.version }),
+  cardsSeen: (view) => call('POST', `${gamePath(view.id)}/cards-seen`),
   review: (view, round) => call('GET', `${gamePath(view.id)}/rounds/${round}/review`, undefined,
     {}, { timeout: REVIEW_TIMEOUT }),
 };

@@ -1,6 +1,6 @@
 // The statistics page: the person's figures across matches, from GET /api/people/{id}/stats.
 
-import { ANSWER_TIMEOUT, ApiError, call } from './api.js';
+import { ApiError, call } from './api.js';
 import { browserLang } from './i18n.js';
 import { ct } from './coach-text.js';
 import { adoptPerson, isPersonId, knownPerson } from './person.js';
@@ -108,8 +108,7 @@ async function copyLink() {
  * "no statistics yet", and no reason to forget a link (failedToLoad). */
 async function statsOf(id) {
   try {
-    return await call('GET', `/api/people/${id}/stats`, undefined, {},
-      { timeout: ANSWER_TIMEOUT });
+    return await call('GET', `/api/people/${id}/stats`);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     console.warn(err);

@@ -1,6 +1,6 @@
 // The tables API (/work/notes/tables-contract.md) and the seat tokens this browser keeps.
 
-import { ANSWER_TIMEOUT, REVIEW_TIMEOUT, call as request } from './api.js';
+import { REVIEW_TIMEOUT, call as request } from './api.js';
 
 const SEAT_KEY = 'scopone.seat.';
 
@@ -28,10 +28,6 @@ function call(method, path, token, body, headers = {}, options = {}) {
   return request(method, path, body, token ? { ...headers, Authorization: `Bearer ${token}` } : headers, options);
 }
 
-// A card's request, a request to be back and the coach's wait ANSWER_TIMEOUT for their answer,
-// a review REVIEW_TIMEOUT (api.js): one that never comes is given up, and said.
-const quick = { timeout: ANSWER_TIMEOUT };
-
 const base = (code) => `/api/tables/${encodeURIComponent(code)}`;
 
 export const tables = {
@@ -41,19 +37,18 @@ export const tables = {
   leave: (code, seat, token) => call('DELETE', `${base(code)}/seats/${seat}`, token),
   start: (code, token, version) => call('POST', `${base(code)}/start`, token, { version }),
   move: (code, token, version, move) =>
-    call('POST', `${base(code)}/moves`, token, { version, card: move.card, capture: move.capture },
-      {}, quick),
+    call('POST', `${base(code)}/moves`, token, { version, card: move.card, capture: move.capture }),
   nextRound: (code, token, version) => call('POST', `${base(code)}/next-round`, token, { version }),
   toComputer: (code, token, seat, version) =>
     call('POST', `${base(code)}/seats/${seat}/computer`, token, { version }),
   openSeat: (code, token, seat, version) =>
     call('POST', `${base(code)}/seats/${seat}/open`, token, { version }),
   rematch: (code, token, version) => call('POST', `${base(code)}/rematch`, token, { version }),
-  back: (code, token) => call('POST', `${base(code)}/back`, token, undefined, {}, quick),
+  back: (code, token) => call('POST', `${base(code)}/back`, token),
   events: (code) => `${base(code)}/events`,
   // The coach for the token's seat (the hint and cards seen only where the host allowed hints).
-  hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }, {}, quick),
-  cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token, undefined, {}, quick),
+  hint: (code, token, version) => call('POST', `${base(code)}/hint`, token, { version }),
+  cardsSeen: (code, token) => call('POST', `${base(code)}/cards-seen`, token),
   // The match the page's view showed: asked for as the host starts a rematch, it is still
   // that round (the server keeps the last round of the match before).
   review: (code, token, round, match) =>
