@@ -41,7 +41,9 @@ def test_a_short_upright_phone_shows_a_tables_whole_hand_through_a_round(
         lang: str) -> None:
     width, height = size
     srv = tserver
-    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy"})
+    # To 21: the test plays to the round's end; to 11 its first round ends the match about once
+    # in 360, and the loop below would wait for a round_over that never comes.
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "target": 21})
     code, token = r.json()["table"]["code"], r.json()["token"]
     # Bea at the partner's seat, her browser away: her turns show a clock too.
     r = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
