@@ -667,22 +667,37 @@ export function installCoach(getState, options = {}) {
     if (!allows.review()) return;
     const view = reviewed(getState().view);
     const round = lastFinishedRound(view);
-    coach.review = { round, match: view && view.match, data: null, failed: false, step,
+    coach.review = { round, match: view && view.match, view, data: null, failed: false, step,
       opener: document.activeElement };
     coach.reviewDirty = true;
     keepReview();
     afterRender();
     $('review').focus({ preventScroll: true });
-    if (round < 1) return;
+    if (round >= 1) await loadReview();
+  }
+
+  /** Asks for the open review's round, of the view it was opened on (a rematch since changes
+   * nothing): when it was opened, and again by its Try again button after it failed. */
+  async function loadReview() {
+    const r = coach.review;
+    const { round, view } = r;
+    const current = () => coach.review && coach.review.round === round ? coach.review : null;
+    r.failed = false;
+    coach.reviewDirty = true;
+    afterRender();
     try {
       const data = await fetchReview(view, round);
-      if (coach.review && coach.review.round === round) {
-        coach.review.data = data;
-        coach.review.step = Math.max(0, Math.min(data.plays.length - 1, coach.review.step));
+      const now = current();
+      if (now) {
+        now.data = data;
+        now.failed = false;
+        now.step = Math.max(0, Math.min(data.plays.length - 1, now.step));
+        if (!earlierMatch(now)) showHeadline(round, data); // a summary that said it failed
       }
     } catch (err) {
       console.warn(err);
-      if (coach.review) coach.review.failed = true;
+      const now = current();
+      if (now && !now.data) now.failed = true;
     }
     coach.reviewDirty = true;
     afterRender();
@@ -731,7 +746,10 @@ export function installCoach(getState, options = {}) {
     const closeBtn = `<button type="button" id="review-close">${esc(tr('close'))}</button>`;
     let body;
     if (r.round < 1) body = `<p>${esc(tr('noRound'))}</p>`;
-    else if (r.failed) body = `<p>${esc(tr('reviewFailed'))}</p>`;
+    else if (r.failed) {
+      body = `<p class="review-failed">${esc(tr('reviewFailed'))}</p>
+        <p><button type="button" id="review-retry">${esc(tr('tryAgain'))}</button></p>`;
+    }
     else if (!r.data) body = `<p class="review-loading" aria-busy="true">${esc(tr('reviewLoading'))}</p>`;
     else body = reviewBody(r);
     // Drawn anew under the person's focus (a rematch came, the language changed): it stays on
@@ -815,17 +833,29 @@ export function installCoach(getState, options = {}) {
     const round = lastFinishedRound(view);
     const extra = document.createElement('div');
     extra.className = 'summary-coach';
-    extra.innerHTML = `<p id="summary-coach-note" aria-live="polite"></p>
+    extra.innerHTML = `<p id="summary-coach-note" aria-live="polite" data-round="${round}"></p>
       <button type="button" id="summary-review" aria-keyshortcuts="R">${esc(tr('review'))}</button>`;
     panel.insertBefore(extra, panel.querySelector('#summary-go'));
     extra.querySelector('#summary-review').addEventListener('click', () => openReview());
-    // The server reviews a finished round at once; its headline shows here when ready.
-    fetchReview(view, round).then((d) => {
-      const note = $('summary-coach-note');
-      if (!note) return;
-      const acc = d.accuracy === null ? tr(noAccuracy(d)) : tr('accuracy', { p: Math.round(d.accuracy * 100) });
-      note.textContent = `${acc} · ${tr('hintsUsed', { n: d.hints_used })}`;
-    }).catch(() => undefined);
+    // The server reviews a finished round at once; its headline shows here when ready. Failed
+    // (the connection, the server), it says so: the review opened later fills it in.
+    fetchReview(view, round).then((d) => showHeadline(round, d), (err) => {
+      console.warn(err);
+      showHeadline(round, null);
+    });
+  }
+
+  /** The round summary's headline of round `round`'s review `d`, or that it could not be
+   * made (`d` null, and nothing better shown already); a summary of another round is left. */
+  function showHeadline(round, d) {
+    const note = $('summary-coach-note');
+    if (!note || note.dataset.round !== String(round)) return;
+    if (!d) {
+      if (!note.textContent) note.textContent = tr('reviewFailedNote');
+      return;
+    }
+    const acc = d.accuracy === null ? tr(noAccuracy(d)) : tr('accuracy', { p: Math.round(d.accuracy * 100) });
+    note.textContent = `${acc} · ${tr('hintsUsed', { n: d.hints_used })}`;
   }
 
   // ----- buttons, keys, texts ------------------------------------------------------------
@@ -942,6 +972,7 @@ export function installCoach(getState, options = {}) {
   $('review').addEventListener('click', (event) => {
     const id = event.target.closest('button') && event.target.closest('button').id;
     if (id === 'review-close') closeReview();
+    else if (id === 'review-retry') loadReview();
     else if (id === 'review-prev') { stepReview(-1); $('review-prev').focus(); }
     else if (id === 'review-next') { stepReview(1); const n = $('review-next'); (n.disabled ? $('review-prev') : n).focus(); }
   });
