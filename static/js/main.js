@@ -10,7 +10,7 @@ import { focusControl, installMenu } from './menu.js';
 import { follow } from './push.js';
 import { LEVELS, isOver, render, renderNow as paint } from './render.js';
 import { announceRound, showPlay as show } from './show.js';
-import { cardWaits, offered, serversFault } from './resend.js';
+import { actionWaits, cardChosen, dealAsked, serversFault, stillWanted } from './resend.js';
 import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
@@ -84,7 +84,7 @@ function adopt(view, openSummary = true, switching = false) {
   if (old && view.id === old.id && view.version < old.version) return;
   if (old && view.id !== old.id && !switching) return;
   state.view = view;
-  if (waiting.card && !offered(view, waiting.card)) waiting.drop(); // the game moved on
+  if (waiting.action && !stillWanted(view, waiting.action)) waiting.drop(); // the game moved on
   // A computer's turn: the server is deciding its card (render.js shows who), until it comes.
   state.thinking = view.status === 'computer_turn' ? view.turn : null;
   // An answer is news of the game, not of the stream: a stream still down stays said.
@@ -164,6 +164,9 @@ function followGame() {
       if (conn === 'retrying' && !state.error) state.error = STREAM_LOST;
       else if (conn === 'open' && state.error === STREAM_LOST) state.error = null;
       renderNow();
+      // The stream open again: the server is back, and what waits goes now, not when its
+      // backoff ends (up to 15 s).
+      if (conn === 'open') waiting.now();
     },
     onRefused(status) {
       // 404: the game is gone (finished long ago and swept): a new one, as on a fresh visit.
@@ -224,7 +227,7 @@ async function playMove(move) {
     waiting.drop();
     state.leftMatch = null; // playing the new match is choosing it
   } catch (err) {
-    if (serversFault(err)) waiting.later(move, before);
+    if (serversFault(err)) waiting.later(cardChosen(move, before));
     else waiting.drop();
     failed(err);
   } finally {
@@ -233,18 +236,37 @@ async function playMove(move) {
   }
 }
 
-// The card the server could not take, sent again by itself (resend.js).
-const waiting = cardWaits((card) => {
-  if (!offered(state.view, card)) {
+// A deal (the next round, a new match) is on its way: the summary's deal waiting to be sent
+// again is not sent beside it, where two new matches would be made.
+let dealing = false;
+
+// The card, or the summary's deal, the server could not take, sent again by itself
+// (resend.js).
+const waiting = actionWaits((action) => {
+  if (!stillWanted(state.view, action)) {
     waiting.drop();
     renderNow();
     return true;
   }
-  if (state.busy) return false;
-  playMove(card.move);
+  if (action.kind === 'card') {
+    if (state.busy) return false;
+    playMove(action.move);
+  } else {
+    // A deal on its way, or a newer view to show first (which may leave the summary).
+    if (dealing || behind()) return false;
+    summaryAction();
+  }
   return true;
 });
-state.cardWaits = waiting;
+state.waits = waiting;
+
+/** A deal asked for on the summary of `view` failed: by the server's fault it waits and goes
+ * by itself (resend.js), as a card does; a refusal (a 409: the game moved on) drops it. */
+function dealFailed(view, err) {
+  if (serversFault(err)) waiting.later(dealAsked(view));
+  else waiting.drop();
+  failed(err);
+}
 
 /** Whether `view` is a match the person would mind losing: not over, and a card of theirs
  * played or a round behind them. */
@@ -259,6 +281,10 @@ async function newMatch() {
   // A match under way is not lost to a key pressed by mistake or a rule tried out: the page
   // offers the way back to it until the new match's first card of the person's own.
   const left = underWay(state.view) ? state.view.id : null;
+  // Asked for on a match's end (its summary, N, the bar's New): it is what comes next, and
+  // waits to go by itself if the server could not take it (not so a match under way left).
+  const over = state.view && state.view.status === 'match_over' ? state.view : null;
+  dealing = true;
   try {
     const view = await serial(() => api.create({ level, napola, variant, target: Number(target) }));
     state.sel = null;
@@ -268,7 +294,10 @@ async function newMatch() {
     adopt(view, true, true);
     announceRound(state, view);
   } catch (err) {
-    failed(err);
+    if (over) dealFailed(over, err);
+    else failed(err);
+  } finally {
+    dealing = false;
   }
 }
 
@@ -295,10 +324,14 @@ async function backToMatch() {
 async function nextRound() {
   const view = state.view;
   if (!view || view.status !== 'round_over') return;
+  dealing = true;
   try {
     receive(await serial(() => api.nextRound(view.id, view.version)));
+    waiting.drop(); // dealt: the view is on its way to the screen
   } catch (err) {
-    failed(err);
+    dealFailed(view, err);
+  } finally {
+    dealing = false;
   }
 }
 
@@ -366,6 +399,7 @@ async function refresh() {
     const now = await serial(() => api.get(view.id));
     // Unchanged: nothing to redraw (an open summary or a selection stays as it is).
     if (state.view === view) receive(now);
+    waiting.now(); // the server answers: what waits goes now
   } catch (err) {
     failed(err);
   }
@@ -427,7 +461,7 @@ function closeSettings() {
 }
 
 function summaryAction() {
-  if (!state.view) return;
+  if (!state.view || dealing) return; // pressed again while the deal is on its way
   if (state.view.status === 'match_over') newMatch();
   else nextRound();
 }

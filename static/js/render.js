@@ -329,12 +329,17 @@ function renderLeftMatch(state) {
   $('btn-back-match').textContent = tr('backToMatch');
 }
 
+// What the notice says of an action waiting to be sent again, by its kind (resend.js).
+const WAITS_TEXT = { card: 'errorCardWaits', round: 'errorRoundWaits', match: 'errorMatchWaits' };
+
 function renderError(state) {
-  // A card the server could not take waits to be sent again (resend.js): said until it goes,
-  // whatever news of the game comes meanwhile.
-  const waits = Boolean(state.cardWaits && state.cardWaits.card);
-  $('error').hidden = !state.error && !waits;
-  $('error-text').textContent = tr(waits ? 'errorCardWaits' : 'error');
+  // A card or a deal the server could not take waits to be sent again (resend.js): said until
+  // it goes, whatever news of the game comes meanwhile. Which one waits is the notice's
+  // data-waits (tests wait on it).
+  const waiting = state.waits ? state.waits.action : null;
+  $('error').hidden = !state.error && !waiting;
+  $('error').dataset.waits = waiting ? waiting.kind : '';
+  $('error-text').textContent = tr(waiting ? WAITS_TEXT[waiting.kind] : 'error');
   $('error-retry').textContent = tr('retry');
 }
 

@@ -11,7 +11,7 @@ import { renderLobby, seatWords } from './lobby.js';
 import { follow } from './push.js';
 import { isOver, renderBoard } from './render.js';
 import { place, seatAt, turnGame } from './seats.js';
-import { cardWaits, offered, serversFault } from './resend.js';
+import { actionWaits, cardChosen, dealAsked, serversFault, stillWanted } from './resend.js';
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
 import { isViewers, playText, showPlay } from './show.js';
@@ -188,7 +188,7 @@ function take(tv, view, openSummary = true) {
   if (!keepsChoice(state.sel, view)) state.sel = null;
   state.view = view;
   state.error = null;
-  if (waiting.card && !offered(view, waiting.card)) waiting.drop(); // the game moved on
+  if (waiting.action && !wanted(waiting.action)) waiting.drop(); // the game moved on
   const wasOpen = state.summaryOpen;
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
   if (!state.summaryOpen) summarySince = 0;
@@ -286,7 +286,7 @@ async function playMove(move) {
     receive(await tables.move(code, token(), tv.version, move));
     waiting.drop();
   } catch (err) {
-    if (serversFault(err)) waiting.later(move, chosenIn);
+    if (serversFault(err)) waiting.later(cardChosen(move, chosenIn));
     else waiting.drop();
     failed(err);
   } finally {
@@ -295,19 +295,35 @@ async function playMove(move) {
   }
 }
 
-// The card the server could not take, sent again by itself (resend.js) on the newest version
-// this page has: a presence change meanwhile does not make it stale, a card played does.
-const waiting = cardWaits((card) => {
-  if (!offered(state.view, card)) {
+let dealing = false; // this page's deal (next round, rematch) is on its way
+
+/** Whether `action` (resend.js) is still this person's to send: their seat still theirs, the
+ * page still showing where they asked for it. */
+function wanted(action) {
+  return Boolean(state.mine) && stillWanted(state.view, action);
+}
+
+// The card, or the summary's deal, the server could not take, sent again by itself
+// (resend.js) on the newest version this page has: a presence change meanwhile does not make
+// it stale, a card played or a deal does (a friend's next round, the host's rematch).
+const waiting = actionWaits((action) => {
+  if (!wanted(action)) {
     waiting.drop();
     paint();
     return true;
   }
-  if (!canChoose()) return false;
-  playMove(card.move);
+  if (action.kind === 'card') {
+    if (!canChoose()) return false;
+    playMove(action.move);
+  } else {
+    // A deal on its way, or a newer view to show first: a friend's deal held behind the
+    // summary (drain) is shown, and drops this one, rather than cut short.
+    if (dealing || behind()) return false;
+    summaryAction();
+  }
   return true;
 });
-state.cardWaits = waiting;
+state.waits = waiting;
 
 function canChoose() {
   return Boolean(state.view) && state.view.status === 'your_turn' && !state.busy && !behind()
@@ -378,14 +394,31 @@ async function sitDown(event) {
 function summaryAction() {
   const view = state.view;
   const tv = state.table;
-  if (!view || !tv || !state.mine) return;
+  if (!view || !tv || !state.mine || dealing) return;
   summarySince = 0; // the person closes it: the deal they ask for is shown at once
   if (endHold) {
     endHold(); // a friend dealt first: theirs is shown now, and asking again would be refused
     return;
   }
-  if (view.status === 'round_over') act(() => tables.nextRound(code, token(), tv.version));
-  else if (view.status === 'match_over' && tv.you === tv.host) act(() => tables.rematch(code, token(), tv.version));
+  if (view.status === 'round_over') deal(view, () => tables.nextRound(code, token(), tv.version));
+  else if (view.status === 'match_over' && tv.you === tv.host) deal(view, () => tables.rematch(code, token(), tv.version));
+}
+
+/** Asks for the deal after the summary of `view` (`call`): by the server's fault it waits and
+ * goes by itself (resend.js), as a card does; a refusal (a 409: someone dealt first) drops it. */
+async function deal(view, call) {
+  dealing = true;
+  try {
+    receiveMaybe(await call());
+    waiting.drop(); // dealt: the view is on its way to the screen
+  } catch (err) {
+    if (serversFault(err)) waiting.later(dealAsked(view));
+    else waiting.drop();
+    failed(err);
+  } finally {
+    dealing = false;
+    paint();
+  }
 }
 
 watchPresence(); // before the coach's listeners, so that none of them can hide an input

@@ -369,12 +369,12 @@ def hold_the_first(page: Any, url: str) -> list[Any]:
 
 
 def sent_again(page: Any, refused: list[str]) -> None:
-    """Waits until the page, untouched, has sent the refused card a second time."""
+    """Waits until the page, untouched, has sent the refused card (or deal) a second time."""
     for _ in range(200):  # a guard, not a measure
         if len(refused) >= 2:
             return
         page.wait_for_timeout(50)
-    raise AssertionError(f"the card was not sent again: {refused}")
+    raise AssertionError(f"not sent again: {refused}")
 
 
 def test_a_card_whose_answer_never_comes_goes_again_and_the_game_goes_on(
