@@ -51,6 +51,7 @@ const TEXT = {
     reconnecting: 'Connection lost, reconnecting…',
     noTable: 'There is no table at this address.',
     seatLost: 'The host gave your seat to the computer: you are watching.',
+    missedRound: 'Round {n} ended while this page was away: {a} {x}, {b} {y}.',
     yourTurnTable: 'Your turn, {name}.',
     turnOf: '{name} to play.',
     // The turn clock (clock.js): {time} reads like 0:42.
@@ -114,6 +115,7 @@ const TEXT = {
     reconnecting: 'Connessione persa, riconnessione…',
     noTable: 'Non c\u2019è nessun tavolo a questo indirizzo.',
     seatLost: 'L\u2019organizzatore ha dato il tuo posto al computer: ora stai guardando.',
+    missedRound: 'La smazzata {n} è finita mentre questa pagina era assente: {a} {x}, {b} {y}.',
     yourTurnTable: 'Tocca a te, {name}.',
     turnOf: 'Tocca a {name}.',
     clockYou: 'Hai ancora {time} per giocare',
@@ -174,6 +176,7 @@ const TEXT = {
     reconnecting: 'Verbindung verloren, verbinde neu…',
     noTable: 'Unter dieser Adresse gibt es keinen Tisch.',
     seatLost: 'Der Gastgeber hat deinen Platz dem Computer gegeben: Du schaust jetzt zu.',
+    missedRound: 'Runde {n} ging zu Ende, während diese Seite weg war: {a} {x}, {b} {y}.',
     yourTurnTable: 'Du bist dran, {name}.',
     turnOf: '{name} ist dran.',
     clockYou: 'Noch {time} zum Spielen',

@@ -42,6 +42,7 @@ const state = {
   conn: 'connecting',
   missing: false, // no table at this code
   notice: '',
+  missed: null, // a round that ended while the page was away ({round, at}: noteMissed)
   backSent: false, // a request to be back is on its way
   thinking: null,
   seatLabel: (pos) => boardName(pos),
@@ -188,6 +189,7 @@ function take(tv, view, openSummary = true) {
   if (!keepsChoice(state.sel, view)) state.sel = null;
   state.view = view;
   state.error = null;
+  noteMissed(before, view, tv);
   if (waiting.action && !wanted(waiting.action)) waiting.drop(); // the game moved on
   const wasOpen = state.summaryOpen;
   state.summaryOpen = Boolean(view) && openSummary && isOver(view);
@@ -198,6 +200,31 @@ function take(tv, view, openSummary = true) {
   if (!old && tv.you !== null) comeBack();
   claimSeat();
   paint();
+}
+
+/** A round played to its end, and the next dealt, while this page was away (offline, asleep, its
+ * tab in the background: a friend pressed Next round meanwhile): its summary was never shown
+ * here, so its points are said on the board until the person's first card of the round they
+ * came back to (not the computer's for them while they were away; a spectator: until that
+ * round ends). QA: they never learnt how it had gone. */
+function noteMissed(before, view, tv) {
+  const ended = before && view && !isOver(before) && view.match === before.match
+    && view.round_number > before.round_number
+    ? view.rounds.find((r) => r.number === view.round_number - 1) : null;
+  if (ended) state.missed = { round: ended, at: view.round_number };
+  else if (state.missed && (!view || isOver(view) || view.round_number !== state.missed.at
+      || (tv.you !== null && view.history.some((p) => p.seat === 0 && !p.by_computer)))) {
+    state.missed = null; // the computer's card for a person away is not theirs
+  }
+}
+
+/** What the board says of a round missed (`noteMissed`): its number and each pair's points,
+ * the viewer's pair first ("We" and "They"; a spectator's "Pair A" and "Pair B"). */
+function missedText() {
+  const r = state.missed && state.missed.round;
+  if (!r) return '';
+  const pair = (p) => (state.pairNames ? state.pairNames[p] : t(state.prefs.lang, p === 0 ? 'pairA' : 'pairB'));
+  return tr('missedRound', { n: r.number, a: pair(0), x: r.points[0], b: pair(1), y: r.points[1] });
 }
 
 /** A card chosen and its capture still to confirm stays chosen while the new view offers the
@@ -528,8 +555,9 @@ function paintTable() {
   renderLastPlays();
   renderHost(tv);
   // The lobby's note is hidden with the lobby: a seat lost during the match is said here.
-  $('board-note').hidden = !state.notice;
-  $('board-note').textContent = state.notice;
+  const note = state.notice || missedText();
+  $('board-note').hidden = !note;
+  $('board-note').textContent = note;
   speakTurn();
   document.body.dataset.status = state.view.status;
 }

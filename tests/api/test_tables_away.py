@@ -27,7 +27,7 @@ def live(tmp_path: Path, store_url: str) -> Iterator[LiveServer]:
 
 def _two_people(live: LiveServer) -> tuple[str, list[str]]:
     # To 21: these tests play a round and look on at its end or the next; to 11 a random deal's
-    # first round ends the match about once in 360 (many scope; a CI run met one: 0-11, and
+    # first round ends the match about once in 200 (many scope; a CI run met one: 0-11, and
     # its next round was refused "match is over").
     r = live.http.post("/api/tables", json={"name": "Anna", "level": "easy", "target": 21})
     code, tokens = r.json()["table"]["code"], [r.json()["token"]]

@@ -187,7 +187,7 @@ def test_after_a_rematch_r_reviews_the_last_matchs_final_round_until_a_round_is_
     page.keyboard.press("Escape")
     page.wait_for_selector("#review", state="hidden")
     # The new match's first round over: R reviews it. (To 11, a random deal's first round ends
-    # the match about once in 360: then it is the new match's end.)
+    # the match about once in 200: then it is the new match's end.)
     host_plays(srv, ended.code, ended.auth["Authorization"].split()[1], ended.anna,
                ("round_over", "match_over"))
     page.wait_for_function("() => ['round_over', 'match_over']"

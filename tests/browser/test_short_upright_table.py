@@ -42,7 +42,7 @@ def test_a_short_upright_phone_shows_a_tables_whole_hand_through_a_round(
     width, height = size
     srv = tserver
     # To 21: the test plays to the round's end; to 11 its first round ends the match about once
-    # in 360, and the loop below would wait for a round_over that never comes.
+    # in 200, and the loop below would wait for a round_over that never comes.
     r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy", "target": 21})
     code, token = r.json()["table"]["code"], r.json()["token"]
     # Bea at the partner's seat, her browser away: her turns show a clock too.

@@ -276,7 +276,7 @@ def take_turn(srv: TableServer, code: str, person: Person, rng: random.Random,
 def create_table_from_the_game_page(person: Person, base: str, name: str) -> str:
     """The host: "Play with friends" on the game page, the form, the invite link. The match is
     to 21: the test plays a round and the next; to 11 a random deal's first round ends the
-    match about once in 360 (many scope)."""
+    match about once in 200 (many scope)."""
     page = person.page
     page.wait_for_selector("#hand .card")  # the solo game is there, as before
     page.click("#btn-friends")

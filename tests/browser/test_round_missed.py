@@ -1,0 +1,72 @@
+"""A round played to its end, and the next dealt, while a person's page was away (offline: a
+phone in a tunnel, asleep): back, the page says how that round went, whose summary it never
+showed, until the person's first card of the new round. (It showed the new round as if nothing
+had happened: the round's points only in the match's score.)"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, PHONE
+from .test_tables import TableServer, in_sync, people, play_until, tserver  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_round_missed_offline_is_said_when_the_page_is_back(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    srv = tserver
+    # To 21: the first round never ends the match (to 11, about once in 200 random deals).
+    r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy",
+                                           "away_seconds": None, "target": 21})
+    code, anna_token = r.json()["table"]["code"], r.json()["token"]
+    bea_token = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"}).json()["token"]
+    url = f"{srv.url}/t/{code}"
+    seat = f"scopone.seat.{code}"
+    anna = people(DESKTOP, url, {seat: json.dumps({"seat": 0, "token": anna_token})})
+    bea = people(PHONE, url, {seat: json.dumps({"seat": 2, "token": bea_token})})
+    r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
+                      headers={"Authorization": f"Bearer {anna_token}"})
+    assert r.status_code == 200, r.text
+    bea.page.wait_for_function("() => document.body.dataset.phase === 'playing'"
+                               " && document.body.dataset.connection === 'open'")
+    in_sync(bea, r.json()["version"])
+    bea.context.set_offline(True)
+
+    # Their cards through the API (Bea's other device, say), the computers' by the server; Anna
+    # deals the next round from her summary.
+    over = play_until(srv, code, anna, {0: anna_token, 2: bea_token},
+                      lambda v: v["game"]["status"] == "round_over")
+    anna.page.wait_for_selector("#summary:not([hidden]) #summary-go")
+    anna.page.click("#summary-go")
+    in_sync(anna, over["version"] + 1)
+    assert srv.view(code)["game"]["round_number"] == 2
+    points = over["game"]["rounds"][0]["points"]  # pair A's (Anna and Bea), pair B's
+
+    bea.context.set_offline(False)
+    page = bea.page
+    page.wait_for_function("() => document.body.dataset.connection === 'open'")
+    said = f"Round 1 ended while this page was away: We {points[0]}, They {points[1]}."
+    page.wait_for_function("t => { const note = document.getElementById('board-note');"
+                           " return !note.hidden && note.textContent === t; }", arg=said)
+    assert page.is_hidden("#summary")
+    # Anna saw the summary herself: nothing said on her page.
+    assert anna.page.is_hidden("#board-note")
+    # Bea's first card of the new round: the note has said its part.
+    now = play_until(srv, code, anna, {0: anna_token},
+                     lambda v: v["game"]["turn"] == 2)
+    in_sync(bea, now["version"])
+    # Still said: a card the computer played for her while she was offline is not hers.
+    assert page.inner_text("#board-note") == said
+    mine = srv.view(code, bea_token)
+    r = srv.http.post(f"/api/tables/{code}/moves",
+                      json={"version": mine["version"], **mine["game"]["legal"][0]},
+                      headers={"Authorization": f"Bearer {bea_token}"})
+    assert r.status_code == 200, r.text
+    in_sync(bea, r.json()["version"])
+    page.wait_for_selector("#board-note", state="hidden")
+    for p in (anna, bea):
+        p.check()
