@@ -699,8 +699,14 @@ export function installCoach(getState, options = {}) {
       const now = current();
       if (now && !now.data) now.failed = true;
     }
+    // Whether the focus was on the review (its Try again, drawn anew as "Reviewing…"): it
+    // goes to Try again when the review failed (again), not left on the dialog itself.
+    const box = $('review');
+    const inReview = box && (document.activeElement === box || box.contains(document.activeElement));
     coach.reviewDirty = true;
     afterRender();
+    const retry = $('review-retry');
+    if (inReview && retry) retry.focus({ preventScroll: true });
   }
 
   function closeReview() {
@@ -747,7 +753,7 @@ export function installCoach(getState, options = {}) {
     let body;
     if (r.round < 1) body = `<p>${esc(tr('noRound'))}</p>`;
     else if (r.failed) {
-      body = `<p class="review-failed">${esc(tr('reviewFailed'))}</p>
+      body = `<p class="review-failed" role="alert">${esc(tr('reviewFailed'))}</p>
         <p><button type="button" id="review-retry">${esc(tr('tryAgain'))}</button></p>`;
     }
     else if (!r.data) body = `<p class="review-loading" aria-busy="true">${esc(tr('reviewLoading'))}</p>`;

@@ -165,8 +165,8 @@ function followGame() {
       else if (conn === 'open' && state.error === STREAM_LOST) state.error = null;
       renderNow();
       // The stream open again: the server is back, and what waits goes now, not when its
-      // backoff ends (up to 15 s).
-      if (conn === 'open') waiting.now();
+      // backoff ends (up to 15 s), on the game as it is now.
+      if (conn === 'open') sendWaitingCaughtUp();
     },
     onRefused(status) {
       // 404: the game is gone (finished long ago and swept): a new one, as on a fresh visit.
@@ -392,6 +392,17 @@ async function resume() {
 
 /** The page shown again (another tab, the phone woken): the game as the server has it now, so a
  * card tapped next is not refused as stale because another tab of the game played meanwhile. */
+/** What waits goes on the game as it is now: the stream says "open" before its catch-up view
+ * comes, and a deal another tab made while this page was away must drop this page's unsent,
+ * not meet a 409 (QA helper-73, at a table). Read or not, what is still wanted then goes. */
+function sendWaitingCaughtUp() {
+  const view = state.view;
+  if (!waiting.action || !view) return;
+  serial(() => api.get(view.id))
+    .then((now) => { if (state.view === view) receive(now); }, () => undefined)
+    .finally(() => waiting.now());
+}
+
 async function refresh() {
   const view = state.view;
   if (document.visibilityState !== 'visible' || !view || state.busy || state.error) return;

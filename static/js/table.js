@@ -761,6 +761,15 @@ function bind() {
 
 // ----- the push stream ------------------------------------------------------------------------------
 
+/** The stream open again: what waits goes now, but on the table as it is now. The stream says
+ * "open" before its catch-up view comes, and a deal a friend made while this page was away
+ * (offline, asleep) must drop this page's deal unsent, not meet a 409 (QA s49): the table is
+ * read first. Read or not, what is still wanted then goes. */
+function sendWaitingCaughtUp() {
+  if (!waiting.action) return;
+  tables.get(code, token()).then(receiveMaybe, () => {}).finally(() => waiting.now());
+}
+
 installSprite();
 bind();
 paint();
@@ -782,7 +791,7 @@ const stream = follow(tables.events(code), {
     // so is the server: a card that waits goes now, not when its backoff ends (up to 15 s).
     if (conn === 'open' && !wasOpen) {
       comeBack(true);
-      waiting.now();
+      sendWaitingCaughtUp();
     }
     paint();
   },

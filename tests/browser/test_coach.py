@@ -322,10 +322,18 @@ def test_a_review_that_could_not_be_made_is_tried_again_and_the_summary_says_so(
                            " === 'No review just now: press Review to try again.'")
     page.keyboard.press("r")
     page.wait_for_selector("#review:not([hidden]) #review-retry")
-    assert page.inner_text("#review .review-failed") == (
+    # Said (an alert: a screen reader heard "Reviewing the round…", then nothing), and Try
+    # again has the focus, the first time and when it failed again (QA helper-73).
+    assert page.inner_text("#review .review-failed[role='alert']") == (
         "The review could not be made just now (the connection or the server).")
+    focused = "() => document.activeElement && document.activeElement.id === 'review-retry'"
+    page.wait_for_function(focused)
+    with page.expect_response(lambda r: r.url.endswith("/review")) as answer:
+        page.keyboard.press("Enter")
+    assert answer.value.status == 503
+    page.wait_for_selector("#review:not([hidden]) #review-retry")
+    page.wait_for_function(focused)
     page.unroute("**/review")
-    page.focus("#review-retry")
     with page.expect_response(lambda r: r.url.endswith("/review")) as answer:
         page.keyboard.press("Enter")
     assert answer.value.status == 200

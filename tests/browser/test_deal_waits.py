@@ -249,3 +249,43 @@ def test_at_a_table_a_waiting_next_round_is_dropped_when_a_friend_deals(
     game = server.http.get(f"/api/tables/{code}").json()["game"]
     assert game["round_number"] == 2 and len(game["rounds"]) == 1
     assert page.evaluate("() => document.getElementById('summary').hidden")
+
+
+def test_at_a_table_a_next_round_asked_offline_is_dropped_when_a_friend_dealt_meanwhile(
+        server: Server, people: Any) -> None:  # noqa: F811
+    """Anna, offline, presses Next round (it waits); Bea deals while Anna is away. Back online,
+    Anna's page shows Bea's deal and sends nothing: its stream says "open" before its catch-up
+    view comes, and what waited went at once then, on the summary the table had left (a 409).
+    From QA helper-73."""
+    code, anna_token, bea_token = scripted_table_with_bea(server)
+    anna = anna_at(server, people, code, anna_token)
+    anna.expected += ["ERR_INTERNET_DISCONNECTED", "Failed to fetch"]
+    page = anna.page
+    page.keyboard.press("1")
+    page.wait_for_selector("#hand .card.selected")
+    page.keyboard.press("Enter")
+    bea = {"Authorization": f"Bearer {bea_token}"}
+    for _ in range(600):  # Bea's 9C, on her turn (a guard, not a measure)
+        view = server.http.get(f"/api/tables/{code}", headers=bea).json()
+        if view["game"]["status"] == "your_turn":
+            break
+        page.wait_for_timeout(50)
+    r = server.http.post(f"/api/tables/{code}/moves", headers=bea,
+                         json={"version": view["version"], "card": "9C", "capture": []})
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
+    page.context.set_offline(True)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#error[data-waits='round']:not([hidden])")
+    assert page.inner_text("#error-text") == ROUND_WAITS
+    version = server.http.get(f"/api/tables/{code}", headers=bea).json()["version"]
+    r = server.http.post(f"/api/tables/{code}/next-round", headers=bea, json={"version": version})
+    assert r.status_code == 200, r.text
+    sent = count(page, "**/next-round")
+    page.context.set_offline(False)
+    page.wait_for_function(NEW_DEAL, timeout=30_000)
+    page.wait_for_function(NOTHING_WAITS)
+    assert sent == [], sent
+    assert not [r for r in anna.refused if "next-round" in r], anna.refused
+    game = server.http.get(f"/api/tables/{code}").json()["game"]
+    assert game["round_number"] == 2 and len(game["rounds"]) == 1
