@@ -165,6 +165,15 @@ class ClockOut(BaseModel):
     seconds: float  # left when the view was built
 
 
+class LastMatchOut(BaseModel):
+    """The match a rematch ended: a page away when it ended (offline, asleep) learns how it
+    went, whose summary it never showed."""
+
+    match: int  # its number (``TableGameOut.match``)
+    score: list[int]  # pair A's, pair B's
+    winner: Literal["A", "B"]
+
+
 class TableGameOut(BaseModel):
     """The game as one seat (or a spectator, ``seat`` None) sees it: its own hand only."""
 
@@ -189,6 +198,7 @@ class TableGameOut(BaseModel):
     rounds: list[RoundSummaryOut]
     winner: Literal["A", "B"] | None
     clock: ClockOut | None  # None while no person's card is timed
+    last_match: LastMatchOut | None = None  # the match before this one; None in the first
 
 
 class TableView(BaseModel):

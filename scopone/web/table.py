@@ -271,6 +271,19 @@ def start(table: dict[str, Any], now: float) -> None:
     dealt(table)
 
 
+def match_ended(table: dict[str, Any], number: int, scores: list[int], winner: int) -> None:
+    """Match ``number`` ended ``scores`` (pair A's, pair B's), won by pair ``winner`` (0 or 1),
+    and a rematch replaces it: kept for the views of the next match (``last_match``), so that a
+    page away when it ended learns how it went.
+
+    >>> table = {}
+    >>> match_ended(table, 1, [11, 4], 0)
+    >>> table["last_match"]
+    {'match': 1, 'score': [11, 4], 'winner': 'A'}
+    """
+    table["last_match"] = {"match": number, "score": list(scores), "winner": PAIRS[winner]}
+
+
 def dealt(table: dict[str, Any]) -> None:
     """A new round was dealt: none of its cards was chosen by the computer for a person, and
     every seat is held by whoever holds it now."""

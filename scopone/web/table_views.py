@@ -8,7 +8,14 @@ from typing import Any
 
 from .coach import match_number
 from .schemas import RulesOut
-from .schemas_tables import ClockOut, OptionsOut, SeatOut, TableGameOut, TableView
+from .schemas_tables import (
+    ClockOut,
+    LastMatchOut,
+    OptionsOut,
+    SeatOut,
+    TableGameOut,
+    TableView,
+)
 from .store import GameRecord
 from .table import PAIRS, Timing, chosen_by_computer, former_holders, phase_of, turn_clock
 from .views import view_for
@@ -24,10 +31,12 @@ def table_view(rec: GameRecord, table: dict[str, Any], seat: int | None,
         view = view_for(rec, seat, other="their_turn", by_computer=chosen_by_computer(table),
                         held_by=former_holders(table, [p.seat for p in history]))
         clock = turn_clock(rec, table, timing.pace, timing.reconnect, time.time())
+        last = table.get("last_match")
         game = TableGameOut(
             seat=seat, match=match_number(rec) + 1, **view,
             clock=None if clock is None else ClockOut(
-                seat=clock[0], reason=clock[1], seconds=round(clock[2], 1)))
+                seat=clock[0], reason=clock[1], seconds=round(clock[2], 1)),
+            last_match=None if last is None else LastMatchOut(**last))
     return TableView(
         code=rec.code or "",
         version=rec.version,

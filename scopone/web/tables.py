@@ -15,7 +15,7 @@ from typing import Any
 from ..engine import Match, Rules
 from . import errors as e
 from . import table as t
-from .coach import new_match
+from .coach import match_number, new_match
 from .liveness import STALE_SECONDS, Liveness
 from .schemas_tables import SeatTaken, TableCreate, TableMoveIn, TableView
 from .service import GameService, parse_move, play_card
@@ -263,6 +263,7 @@ class TableService:
             if table["phase"] != "playing" or rec.match.winner is None:
                 raise e.Conflict(e.TABLE_PLAYING if table["phase"] == "playing"
                                  else e.TABLE_NOT_PLAYING)
+            t.match_ended(table, match_number(rec) + 1, rec.match.scores, rec.match.winner)
             rec.match = Match(rec.match.rules, random.Random(secrets.randbits(128)))
             new_match(rec)
             t.dealt(table)

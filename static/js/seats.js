@@ -26,8 +26,9 @@ export function turnGame(game, me, id) {
     for (const [cat, pts] of Object.entries(r.categories || {})) categories[cat] = swap(pts, odd);
     return { ...r, points: swap(r.points, odd), tallies: swap(r.tallies, odd), categories };
   });
-  let winner = game.winner;
-  if (odd && winner) winner = winner === 'A' ? 'B' : 'A';
+  const flip = (w) => (odd && w ? { A: 'B', B: 'A' }[w] : w);
+  const winner = flip(game.winner);
+  const last = game.last_match;
   return {
     ...game,
     id,
@@ -41,6 +42,7 @@ export function turnGame(game, me, id) {
     score: swap(game.score, odd),
     rounds,
     winner,
+    last_match: last ? { ...last, score: swap(last.score, odd), winner: flip(last.winner) } : null,
     legal: game.legal || [],
     hand: game.hand || [],
   };

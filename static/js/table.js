@@ -203,28 +203,39 @@ function take(tv, view, openSummary = true) {
 }
 
 /** A round played to its end, and the next dealt, while this page was away (offline, asleep, its
- * tab in the background: a friend pressed Next round meanwhile): its summary was never shown
- * here, so its points are said on the board until the person's first card of the round they
- * came back to (not the computer's for them while they were away; a spectator: until that
- * round ends). QA: they never learnt how it had gone. */
+ * tab in the background: a friend pressed Next round, the host Rematch, meanwhile): its
+ * summary was never shown here, so how it went is said on the board until the person's first
+ * card of the round they came back to (not the computer's for them while they were away; a
+ * spectator: until that round ends). QA: they never learnt how it had gone. */
 function noteMissed(before, view, tv) {
-  const ended = before && view && !isOver(before) && view.match === before.match
-    && view.round_number > before.round_number
-    ? view.rounds.find((r) => r.number === view.round_number - 1) : null;
-  if (ended) state.missed = { round: ended, at: view.round_number };
-  else if (state.missed && (!view || isOver(view) || view.round_number !== state.missed.at
+  let missed = null;
+  if (before && view && !isOver(before) && view.match === before.match
+      && view.round_number > before.round_number) {
+    const round = view.rounds.find((r) => r.number === view.round_number - 1);
+    if (round) missed = { round };
+  } else if (before && view && before.status !== 'match_over' && view.match > before.match
+      && view.last_match) {
+    missed = { match: view.last_match }; // the round that ended it too: the match says more
+  }
+  if (missed) state.missed = { ...missed, at: `${view.match}:${view.round_number}` };
+  else if (state.missed && (!view || isOver(view) || `${view.match}:${view.round_number}` !== state.missed.at
       || (tv.you !== null && view.history.some((p) => p.seat === 0 && !p.by_computer)))) {
     state.missed = null; // the computer's card for a person away is not theirs
   }
 }
 
-/** What the board says of a round missed (`noteMissed`): its number and each pair's points,
- * the viewer's pair first ("We" and "They"; a spectator's "Pair A" and "Pair B"). */
+/** What the board says of a round or a match missed (`noteMissed`), the viewer's pair first
+ * ("We" and "They"; a spectator's "Pair A" and "Pair B"). */
 function missedText() {
-  const r = state.missed && state.missed.round;
-  if (!r) return '';
+  if (!state.missed) return '';
+  const { round, match } = state.missed;
+  if (match) {
+    const who = state.pairNames ? tr('pairWon', { pair: match.winner })
+      : tr(match.winner === 'A' ? 'weWon' : 'theyWon');
+    return tr('missedMatch', { n: match.match, who, x: match.score[0], y: match.score[1] });
+  }
   const pair = (p) => (state.pairNames ? state.pairNames[p] : t(state.prefs.lang, p === 0 ? 'pairA' : 'pairB'));
-  return tr('missedRound', { n: r.number, a: pair(0), x: r.points[0], b: pair(1), y: r.points[1] });
+  return tr('missedRound', { n: round.number, a: pair(0), x: round.points[0], b: pair(1), y: round.points[1] });
 }
 
 /** A card chosen and its capture still to confirm stays chosen while the new view offers the

@@ -173,10 +173,12 @@ def test_at_a_table_a_rematch_asked_offline_begins_when_the_table_is_back(
     assert view["game"]["score"] == [0, 0]
 
 
-def scripted_table_with_bea(server: Server) -> tuple[str, str, str]:
+def scripted_table_with_bea(server: Server,
+                            scores: tuple[int, int] = (0, 0)) -> tuple[str, str, str]:
     """Anna (host, seat 0) and Bea (seat 2) with two computers, started on LAID_LAST: Anna's 5D
-    takes the 5C, and the other three cards (Bea's 9C among them) end the round. The code, and
-    Anna's and Bea's seat tokens."""
+    takes the 5C, and the other three cards (Bea's 9C among them) end the round (and the match,
+    with ``scores`` past the table's 21 before it). The code, and Anna's and Bea's seat
+    tokens."""
     r = server.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
                                               "away_seconds": None, "target": 21})
     assert r.status_code == 201, r.text
@@ -191,6 +193,7 @@ def scripted_table_with_bea(server: Server) -> tuple[str, str, str]:
         old = rec.version
         rec.match.round = Round.from_deal([parse_cards(h) for h in LAID_LAST], parse_cards("5C"),
                                           dealer=3, rules=rec.match.rules)
+        rec.match.scores = list(scores)
         rec.version += 1
         rec.meta["table"]["settled_version"] = rec.version
         assert store.update(rec, old)

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, Server
+from .test_deal_waits import anna_at, scripted_table_with_bea
 from .test_tables import TableServer, in_sync, people, play_until, tserver  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -68,5 +69,52 @@ def test_a_round_missed_offline_is_said_when_the_page_is_back(
     assert r.status_code == 200, r.text
     in_sync(bea, r.json()["version"])
     page.wait_for_selector("#board-note", state="hidden")
+    for p in (anna, bea):
+        p.check()
+
+
+def lead_and_see_the_summary_with_bea(server: Server, anna: Any, code: str,
+                                      bea_token: str) -> None:
+    """Anna leads her one card by key; Bea's 9C goes through the API (her page is offline)."""
+    anna.page.keyboard.press("1")
+    anna.page.wait_for_selector("#hand .card.selected")
+    anna.page.keyboard.press("Enter")
+    bea = {"Authorization": f"Bearer {bea_token}"}
+    for _ in range(600):  # Bea's turn (a guard, not a measure)
+        view = server.http.get(f"/api/tables/{code}", headers=bea).json()
+        if view["game"]["status"] == "your_turn":
+            break
+        anna.page.wait_for_timeout(50)
+    r = server.http.post(f"/api/tables/{code}/moves", headers=bea,
+                         json={"version": view["version"], "card": "9C", "capture": []})
+    assert r.status_code == 200, r.text
+    anna.page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
+
+
+def test_a_match_missed_offline_is_said_when_the_page_is_back(
+        server: Server, people: Any) -> None:  # noqa: F811
+    """The match's last round played and the host's rematch while Bea's page was offline: back,
+    it says who won the match, and by how much (the server's ``last_match``)."""
+    code, anna_token, bea_token = scripted_table_with_bea(server, scores=(20, 0))
+    anna = anna_at(server, people, code, anna_token)
+    bea = people(PHONE, f"{server.url}/t/{code}",
+                 {f"scopone.seat.{code}": json.dumps({"seat": 2, "token": bea_token})},
+                 lang="it")
+    bea.page.wait_for_function("() => document.body.dataset.phase === 'playing'"
+                               " && document.body.dataset.connection === 'open'")
+    bea.context.set_offline(True)
+    bea.expected += ["ERR_INTERNET_DISCONNECTED", "Failed to fetch"]
+    lead_and_see_the_summary_with_bea(server, anna, code, bea_token)
+    over = server.http.get(f"/api/tables/{code}").json()["game"]
+    assert over["status"] == "match_over" and over["winner"] == "A", over
+    anna.page.click("#summary-go")  # Rematch
+    anna.page.wait_for_function("() => document.getElementById('summary').hidden")
+    bea.context.set_offline(False)
+    said = ("La partita 1 è finita mentre questa pagina era assente: tu e il tuo compagno avete"
+            f" vinto, {over['score'][0]} a {over['score'][1]}. È iniziata la rivincita.")
+    bea.page.wait_for_function("t => { const note = document.getElementById('board-note');"
+                               " return !note.hidden && note.textContent === t; }", arg=said)
+    assert bea.page.is_hidden("#summary")
+    assert anna.page.is_hidden("#board-note")  # her own rematch: nothing to tell her
     for p in (anna, bea):
         p.check()
