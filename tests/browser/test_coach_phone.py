@@ -217,6 +217,21 @@ SEEN_PARTS = """() => {
 }"""
 
 
+
+def seen_panel_whole(page: Any) -> None:
+    """The cards seen over nothing of the board, whole in the window and not scrolling inside,
+    every part of it in it, its text 11 px or more."""
+    found = covered(page, window=True)
+    assert found == {"panels": 1, "hand": [], "board": [], "apart": True, "out": 0}, found
+    content, shown = page.eval_on_selector("#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
+    assert content <= shown + 1, (content, shown)
+    parts = page.evaluate(SEEN_PARTS)
+    assert [len(parts[k]) for k in ("ranks", "counts", "chips", "settebello")] == [40, 10, 5, 1]
+    for name, part in parts.items():
+        assert all(p["inside"] for p in part), (name, part)
+        assert min(p["font"] for p in part) >= 11, (name, part)
+
+
 # Positions of mid_round (seed, tricks) by the number of cards on the table.
 TABLE_OF = {4: (1, 5), 5: (0, 5), 6: (15, 5)}
 

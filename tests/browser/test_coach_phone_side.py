@@ -15,11 +15,11 @@ from .test_coach_phone import (
     OUT_OF_WINDOW,
     PAGE_BOX,
     PLAYABLE,
-    SEEN_PARTS,
     TABLE_OF,
     TARGET_HEIGHT,
     covered,
     mid_round,
+    seen_panel_whole,
 )
 from .test_controls import HANDS, TABLE
 
@@ -56,15 +56,7 @@ def seen_shows_whole(page: Any) -> None:
     nothing of the board under it."""
     page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate(OUT_OF_WINDOW) == []
-    found = covered(page, window=True)
-    assert found == {"panels": 1, "hand": [], "board": [], "apart": True, "out": 0}, found
-    content, shown = page.eval_on_selector("#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
-    assert content <= shown + 1, (content, shown)
-    parts = page.evaluate(SEEN_PARTS)
-    assert [len(parts[k]) for k in ("ranks", "counts", "chips", "settebello")] == [40, 10, 5, 1]
-    for name, found in parts.items():
-        assert all(p["inside"] for p in found), (name, found)
-        assert min(p["font"] for p in found) >= 11, (name, found)
+    seen_panel_whole(page)
     assert page.evaluate(OVERFLOWING) == []
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from .conftest import ARTIFACTS, TEST_PREFS, Server, side, tap_control, upright
-from .test_coach_phone import PLAYABLE, SEEN_PARTS, _position, covered
+from .test_coach_phone import PLAYABLE, _position, seen_panel_whole
 from .test_layout import PROBE
 
 pytestmark = pytest.mark.browser
@@ -54,15 +54,7 @@ def assert_whole_and_still(page: Any, device: dict[str, Any]) -> None:
     for card in cards:
         assert card["hit"] == card["code"] and card["bottom"] <= height, card
         assert card["strip"] >= 24, card
-    found = covered(page, window=True)
-    assert found == {"panels": 1, "hand": [], "board": [], "apart": True, "out": 0}, found
-    content, shown = page.eval_on_selector("#seen-panel", "e => [e.scrollHeight, e.clientHeight]")
-    assert content <= shown + 1, (content, shown)
-    parts = page.evaluate(SEEN_PARTS)
-    assert [len(parts[k]) for k in ("ranks", "counts", "chips", "settebello")] == [40, 10, 5, 1]
-    for name, part in parts.items():
-        assert all(p["inside"] for p in part), (name, part)
-        assert min(p["font"] for p in part) >= 11, (name, part)
+    seen_panel_whole(page)
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "de"])

@@ -12,13 +12,10 @@ from typing import Any
 
 import pytest
 
-from scopone.engine import Round, parse_cards
-from scopone.web.store import SqliteStore
-
 from .conftest import DESKTOP, Server
 from .test_controls import sent_again
 from .test_match import SUMMARY_OPEN, game_id
-from .test_round_end_shown import LAID_LAST, scripted_table
+from .test_round_end_shown import LAID_LAST, scripted_table, start_scripted
 from .test_tables import in_sync, people  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -186,24 +183,30 @@ def scripted_table_with_bea(server: Server,
     r = server.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"})
     assert r.status_code in (200, 201), r.text
     bea = r.json()["token"]
-    store = SqliteStore(server.db_path)  # the deal replaces the lobby's (as scripted_table)
-    try:
-        rec = store.load_by_code(code)
-        assert rec is not None
-        old = rec.version
-        rec.match.round = Round.from_deal([parse_cards(h) for h in LAID_LAST], parse_cards("5C"),
-                                          dealer=3, rules=rec.match.rules)
-        rec.match.scores = list(scores)
-        rec.version += 1
-        rec.meta["table"]["settled_version"] = rec.version
-        assert store.update(rec, old)
-    finally:
-        store.close()
-    auth = {"Authorization": f"Bearer {anna}"}
-    version = server.http.get(f"/api/tables/{code}", headers=auth).json()["version"]
-    r = server.http.post(f"/api/tables/{code}/start", json={"version": version}, headers=auth)
-    assert r.status_code == 200, r.text
+    start_scripted(server, code, anna, LAID_LAST, "5C", 3, scores)
     return code, anna, bea
+
+
+def anna_leads_and_bea_ends_the_round(server: Server, anna: Any, code: str,
+                                      bea_token: str) -> dict[str, str]:
+    """On ``scripted_table_with_bea``: Anna leads her one card by key, Bea's 9C goes through
+    the API (her page, if any, may be offline), the summary shows on Anna's page. Bea's
+    headers."""
+    page = anna.page
+    page.keyboard.press("1")
+    page.wait_for_selector("#hand .card.selected")
+    page.keyboard.press("Enter")
+    bea = {"Authorization": f"Bearer {bea_token}"}
+    for _ in range(600):  # Bea's turn (a guard, not a measure)
+        view = server.http.get(f"/api/tables/{code}", headers=bea).json()
+        if view["game"]["status"] == "your_turn":
+            break
+        page.wait_for_timeout(50)
+    r = server.http.post(f"/api/tables/{code}/moves", headers=bea,
+                         json={"version": view["version"], "card": "9C", "capture": []})
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
+    return bea
 
 
 def test_at_a_table_a_waiting_next_round_is_dropped_when_a_friend_deals(
@@ -215,19 +218,7 @@ def test_at_a_table_a_waiting_next_round_is_dropped_when_a_friend_deals(
     anna = anna_at(server, people, code, anna_token)
     anna.expected.append(f"503 POST api/tables/{code}/next-round")  # the test's own refusal
     page = anna.page
-    anna.page.keyboard.press("1")
-    anna.page.wait_for_selector("#hand .card.selected")
-    anna.page.keyboard.press("Enter")
-    bea = {"Authorization": f"Bearer {bea_token}"}
-    for _ in range(600):  # Bea's 9C, on her turn (a guard, not a measure)
-        view = server.http.get(f"/api/tables/{code}", headers=bea).json()
-        if view["game"]["status"] == "your_turn":
-            break
-        page.wait_for_timeout(50)
-    r = server.http.post(f"/api/tables/{code}/moves", headers=bea,
-                         json={"version": view["version"], "card": "9C", "capture": []})
-    assert r.status_code == 200, r.text
-    page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
+    bea = anna_leads_and_bea_ends_the_round(server, anna, code, bea_token)
     refused = refuse(page, "**/next-round")
     page.keyboard.press("Enter")
     page.wait_for_selector("#error[data-waits='round']:not([hidden])")
@@ -264,19 +255,7 @@ def test_at_a_table_a_next_round_asked_offline_is_dropped_when_a_friend_dealt_me
     anna = anna_at(server, people, code, anna_token)
     anna.expected += ["ERR_INTERNET_DISCONNECTED", "Failed to fetch"]
     page = anna.page
-    page.keyboard.press("1")
-    page.wait_for_selector("#hand .card.selected")
-    page.keyboard.press("Enter")
-    bea = {"Authorization": f"Bearer {bea_token}"}
-    for _ in range(600):  # Bea's 9C, on her turn (a guard, not a measure)
-        view = server.http.get(f"/api/tables/{code}", headers=bea).json()
-        if view["game"]["status"] == "your_turn":
-            break
-        page.wait_for_timeout(50)
-    r = server.http.post(f"/api/tables/{code}/moves", headers=bea,
-                         json={"version": view["version"], "card": "9C", "capture": []})
-    assert r.status_code == 200, r.text
-    page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
+    bea = anna_leads_and_bea_ends_the_round(server, anna, code, bea_token)
     page.context.set_offline(True)
     page.keyboard.press("Enter")
     page.wait_for_selector("#error[data-waits='round']:not([hidden])")

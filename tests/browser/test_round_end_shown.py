@@ -283,6 +283,14 @@ def scripted_table(server: Server, hands: list[str], table: str, dealer: int,
                                               "away_seconds": None, "target": 21})
     assert r.status_code == 201, r.text
     code, token = r.json()["table"]["code"], r.json()["token"]
+    start_scripted(server, code, token, hands, table, dealer, scores)
+    return code, token
+
+
+def start_scripted(server: Server, code: str, token: str, hands: list[str], table: str,
+                   dealer: int, scores: tuple[int, int]) -> None:
+    """Table ``code``'s lobby deal replaced by a scripted one (and the match's ``scores``
+    before it), then started by its host (``token``)."""
     store = SqliteStore(server.db_path)
     try:
         rec = store.load_by_code(code)
@@ -300,7 +308,6 @@ def scripted_table(server: Server, hands: list[str], table: str, dealer: int,
     version = server.http.get(f"/api/tables/{code}", headers=auth).json()["version"]
     r = server.http.post(f"/api/tables/{code}/start", json={"version": version}, headers=auth)
     assert r.status_code == 200, r.text
-    return code, token
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, PHONE, Server
-from .test_deal_waits import anna_at, scripted_table_with_bea
+from .test_deal_waits import anna_at, anna_leads_and_bea_ends_the_round, scripted_table_with_bea
 from .test_tables import TableServer, in_sync, people, play_until, tserver  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -73,24 +73,6 @@ def test_a_round_missed_offline_is_said_when_the_page_is_back(
         p.check()
 
 
-def lead_and_see_the_summary_with_bea(server: Server, anna: Any, code: str,
-                                      bea_token: str) -> None:
-    """Anna leads her one card by key; Bea's 9C goes through the API (her page is offline)."""
-    anna.page.keyboard.press("1")
-    anna.page.wait_for_selector("#hand .card.selected")
-    anna.page.keyboard.press("Enter")
-    bea = {"Authorization": f"Bearer {bea_token}"}
-    for _ in range(600):  # Bea's turn (a guard, not a measure)
-        view = server.http.get(f"/api/tables/{code}", headers=bea).json()
-        if view["game"]["status"] == "your_turn":
-            break
-        anna.page.wait_for_timeout(50)
-    r = server.http.post(f"/api/tables/{code}/moves", headers=bea,
-                         json={"version": view["version"], "card": "9C", "capture": []})
-    assert r.status_code == 200, r.text
-    anna.page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
-
-
 def test_a_match_missed_offline_is_said_when_the_page_is_back(
         server: Server, people: Any) -> None:  # noqa: F811
     """The match's last round played and the host's rematch while Bea's page was offline: back,
@@ -104,7 +86,7 @@ def test_a_match_missed_offline_is_said_when_the_page_is_back(
                                " && document.body.dataset.connection === 'open'")
     bea.context.set_offline(True)
     bea.expected += ["ERR_INTERNET_DISCONNECTED", "Failed to fetch"]
-    lead_and_see_the_summary_with_bea(server, anna, code, bea_token)
+    anna_leads_and_bea_ends_the_round(server, anna, code, bea_token)
     over = server.http.get(f"/api/tables/{code}").json()["game"]
     assert over["status"] == "match_over" and over["winner"] == "A", over
     anna.page.click("#summary-go")  # Rematch
