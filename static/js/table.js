@@ -42,7 +42,7 @@ const state = {
   conn: 'connecting',
   missing: false, // no table at this code
   notice: '',
-  missed: null, // a round that ended while the page was away ({round, at}: noteMissed)
+  missed: null, // a round or a match that ended while the page was away (noteMissed)
   backSent: false, // a request to be back is on its way
   thinking: null,
   seatLabel: (pos) => boardName(pos),
@@ -774,7 +774,7 @@ function bind() {
 
 /** The stream open again: what waits goes now, but on the table as it is now. The stream says
  * "open" before its catch-up view comes, and a deal a friend made while this page was away
- * (offline, asleep) must drop this page's deal unsent, not meet a 409 (QA s49): the table is
+ * (offline, asleep) must drop this page's deal unsent, not meet a 409 (QA helper-73): the table is
  * read first. Read or not, what is still wanted then goes. */
 function sendWaitingCaughtUp() {
   if (!waiting.action) return;
