@@ -390,26 +390,28 @@ async function resume() {
   await newMatch();
 }
 
-/** The page shown again (another tab, the phone woken): the game as the server has it now, so a
- * card tapped next is not refused as stale because another tab of the game played meanwhile. */
+/** The game as the server has it now, taken unless this page has moved on meanwhile (an open
+ * summary or a selection stays as it is when nothing changed). */
+async function readAgain() {
+  const view = state.view;
+  const now = await serial(() => api.get(view.id));
+  if (state.view === view) receive(now);
+}
+
 /** What waits goes on the game as it is now: the stream says "open" before its catch-up view
  * comes, and a deal another tab made while this page was away must drop this page's unsent,
  * not meet a 409 (QA helper-73, at a table). Read or not, what is still wanted then goes. */
 function sendWaitingCaughtUp() {
-  const view = state.view;
-  if (!waiting.action || !view) return;
-  serial(() => api.get(view.id))
-    .then((now) => { if (state.view === view) receive(now); }, () => undefined)
-    .finally(() => waiting.now());
+  if (!waiting.action || !state.view) return;
+  readAgain().catch(() => undefined).finally(() => waiting.now());
 }
 
+/** The page shown again (another tab, the phone woken): the game as the server has it now, so a
+ * card tapped next is not refused as stale because another tab of the game played meanwhile. */
 async function refresh() {
-  const view = state.view;
-  if (document.visibilityState !== 'visible' || !view || state.busy || state.error) return;
+  if (document.visibilityState !== 'visible' || !state.view || state.busy || state.error) return;
   try {
-    const now = await serial(() => api.get(view.id));
-    // Unchanged: nothing to redraw (an open summary or a selection stays as it is).
-    if (state.view === view) receive(now);
+    await readAgain();
     waiting.now(); // the server answers: what waits goes now
   } catch (err) {
     failed(err);
