@@ -204,15 +204,18 @@ function take(tv, view, openSummary = true) {
 
 /** A round played to its end, and the next dealt, while this page was away (offline, asleep, its
  * tab in the background: a friend pressed Next round, the host Rematch, meanwhile): its
- * summary was never shown here, so how it went is said on the board until the person's first
+ * summary was never shown here, so how it went (or how the rounds missed went, together) is
+ * said on the board until the person's first
  * card of the round they came back to (not the computer's for them while they were away; a
  * spectator: until that round ends). QA: they never learnt how it had gone. */
 function noteMissed(before, view, tv) {
   let missed = null;
-  if (before && view && !isOver(before) && view.match === before.match
-      && view.round_number > before.round_number) {
-    const round = view.rounds.find((r) => r.number === view.round_number - 1);
-    if (round) missed = { round };
+  if (before && view && view.match === before.match && view.round_number > before.round_number) {
+    // Away for several rounds (a phone asleep while friends played on): all of them, not the
+    // last one only. The page showed the end of its own round if it was on its summary.
+    const shown = isOver(before) ? before.round_number : before.round_number - 1;
+    const rounds = view.rounds.filter((r) => r.number > shown && r.number < view.round_number);
+    if (rounds.length) missed = { rounds };
   } else if (before && view && before.status !== 'match_over' && view.match > before.match
       && view.last_match) {
     missed = { match: view.last_match }; // the round that ended it too: the match says more
@@ -228,14 +231,20 @@ function noteMissed(before, view, tv) {
  * ("We" and "They"; a spectator's "Pair A" and "Pair B"). */
 function missedText() {
   if (!state.missed) return '';
-  const { round, match } = state.missed;
+  const { rounds, match } = state.missed;
   if (match) {
     const who = state.pairNames ? tr('pairWon', { pair: match.winner })
       : tr(match.winner === 'A' ? 'weWon' : 'theyWon');
     return tr('missedMatch', { n: match.match, who, x: match.score[0], y: match.score[1] });
   }
   const pair = (p) => (state.pairNames ? state.pairNames[p] : t(state.prefs.lang, p === 0 ? 'pairA' : 'pairB'));
-  return tr('missedRound', { n: round.number, a: pair(0), x: round.points[0], b: pair(1), y: round.points[1] });
+  // Each pair's points over the rounds missed (the match's score is in the bar).
+  const x = rounds.reduce((sum, r) => sum + r.points[0], 0);
+  const y = rounds.reduce((sum, r) => sum + r.points[1], 0);
+  const first = rounds[0].number;
+  const last = rounds[rounds.length - 1].number;
+  return first === last ? tr('missedRound', { n: first, a: pair(0), x, b: pair(1), y })
+    : tr('missedRounds', { first, last, a: pair(0), x, b: pair(1), y });
 }
 
 /** A card chosen and its capture still to confirm stays chosen while the new view offers the

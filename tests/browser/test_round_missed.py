@@ -17,18 +17,18 @@ from .test_tables import TableServer, in_sync, people, play_until, tserver  # no
 pytestmark = pytest.mark.browser
 
 
-def test_a_round_missed_offline_is_said_when_the_page_is_back(
-        tserver: TableServer, people: Any) -> None:  # noqa: F811
-    srv = tserver
-    # To 21: the first round never ends the match (to 11, about once in 200 random deals).
+def _bea_offline_at_a_table(srv: TableServer, open_page: Any, target: int) -> tuple[
+        str, str, str, Any, Any]:
+    """Anna (the host, desktop) and Bea (her partner, phone) at a started table; Bea's page
+    offline. Returns the code, their tokens and their pages."""
     r = srv.http.post("/api/tables", json={"name": "Anna", "level": "easy",
-                                           "away_seconds": None, "target": 21})
+                                           "away_seconds": None, "target": target})
     code, anna_token = r.json()["table"]["code"], r.json()["token"]
     bea_token = srv.http.post(f"/api/tables/{code}/seats/2", json={"name": "Bea"}).json()["token"]
     url = f"{srv.url}/t/{code}"
     seat = f"scopone.seat.{code}"
-    anna = people(DESKTOP, url, {seat: json.dumps({"seat": 0, "token": anna_token})})
-    bea = people(PHONE, url, {seat: json.dumps({"seat": 2, "token": bea_token})})
+    anna = open_page(DESKTOP, url, {seat: json.dumps({"seat": 0, "token": anna_token})})
+    bea = open_page(PHONE, url, {seat: json.dumps({"seat": 2, "token": bea_token})})
     r = srv.http.post(f"/api/tables/{code}/start", json={"version": srv.view(code)["version"]},
                       headers={"Authorization": f"Bearer {anna_token}"})
     assert r.status_code == 200, r.text
@@ -36,23 +36,40 @@ def test_a_round_missed_offline_is_said_when_the_page_is_back(
                                " && document.body.dataset.connection === 'open'")
     in_sync(bea, r.json()["version"])
     bea.context.set_offline(True)
+    return code, anna_token, bea_token, anna, bea
 
-    # Their cards through the API (Bea's other device, say), the computers' by the server; Anna
-    # deals the next round from her summary.
-    over = play_until(srv, code, anna, {0: anna_token, 2: bea_token},
-                      lambda v: v["game"]["status"] == "round_over")
+
+def _round_played_and_dealt(srv: TableServer, code: str, anna: Any, tokens: dict[int, str]
+                            ) -> list[int]:
+    """Their cards through the API (Bea's other device, say), the computers' by the server, to
+    the round's end; Anna deals the next round from her summary. Returns the round's points
+    (pair A's: Anna's and Bea's, pair B's)."""
+    over = play_until(srv, code, anna, tokens, lambda v: v["game"]["status"] == "round_over")
     anna.page.wait_for_selector("#summary:not([hidden]) #summary-go")
     anna.page.click("#summary-go")
     in_sync(anna, over["version"] + 1)
+    points: list[int] = over["game"]["rounds"][-1]["points"]
+    return points
+
+
+def _said(page: Any, text: str) -> None:
+    page.wait_for_function("t => { const note = document.getElementById('board-note');"
+                           " return !note.hidden && note.textContent === t; }", arg=text)
+
+
+def test_a_round_missed_offline_is_said_when_the_page_is_back(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    srv = tserver
+    # To 21: the first round never ends the match (to 11, about once in 200 random deals).
+    code, anna_token, bea_token, anna, bea = _bea_offline_at_a_table(srv, people, 21)
+    points = _round_played_and_dealt(srv, code, anna, {0: anna_token, 2: bea_token})
     assert srv.view(code)["game"]["round_number"] == 2
-    points = over["game"]["rounds"][0]["points"]  # pair A's (Anna and Bea), pair B's
 
     bea.context.set_offline(False)
     page = bea.page
     page.wait_for_function("() => document.body.dataset.connection === 'open'")
     said = f"Round 1 ended while this page was away: We {points[0]}, They {points[1]}."
-    page.wait_for_function("t => { const note = document.getElementById('board-note');"
-                           " return !note.hidden && note.textContent === t; }", arg=said)
+    _said(page, said)
     assert page.is_hidden("#summary")
     # Anna saw the summary herself: nothing said on her page.
     assert anna.page.is_hidden("#board-note")
@@ -69,6 +86,27 @@ def test_a_round_missed_offline_is_said_when_the_page_is_back(
     assert r.status_code == 200, r.text
     in_sync(bea, r.json()["version"])
     page.wait_for_selector("#board-note", state="hidden")
+    for p in (anna, bea):
+        p.check()
+
+
+def test_rounds_missed_offline_are_said_together(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Away for two rounds (a phone asleep while the friends played on): both are said, each
+    pair's points added up, not the last round's only."""
+    srv = tserver
+    # To 31: two rounds never end the match.
+    code, anna_token, bea_token, anna, bea = _bea_offline_at_a_table(srv, people, 31)
+    first = _round_played_and_dealt(srv, code, anna, {0: anna_token, 2: bea_token})
+    second = _round_played_and_dealt(srv, code, anna, {0: anna_token, 2: bea_token})
+    assert srv.view(code)["game"]["round_number"] == 3
+
+    bea.context.set_offline(False)
+    bea.page.wait_for_function("() => document.body.dataset.connection === 'open'")
+    _said(bea.page, "Rounds 1 to 2 ended while this page was away:"
+                    f" We {first[0] + second[0]}, They {first[1] + second[1]}.")
+    assert bea.page.is_hidden("#summary")
+    assert anna.page.is_hidden("#board-note")
     for p in (anna, bea):
         p.check()
 
@@ -94,8 +132,7 @@ def test_a_match_missed_offline_is_said_when_the_page_is_back(
     bea.context.set_offline(False)
     said = ("La partita 1 è finita mentre questa pagina era assente: tu e il tuo compagno avete"
             f" vinto, {over['score'][0]} a {over['score'][1]}. È iniziata la rivincita.")
-    bea.page.wait_for_function("t => { const note = document.getElementById('board-note');"
-                               " return !note.hidden && note.textContent === t; }", arg=said)
+    _said(bea.page, said)
     assert bea.page.is_hidden("#summary")
     assert anna.page.is_hidden("#board-note")  # her own rematch: nothing to tell her
     for p in (anna, bea):

@@ -168,6 +168,8 @@ def play_until(srv: TableServer, code: str, anna: Person, tokens: dict[int, str]
         turn = view["game"]["turn"]
         if turn in tokens:
             mine = srv.view(code, tokens[turn])
+            if not mine["game"]["legal"]:
+                continue  # the computer played it meanwhile (for a person gone offline)
             r = srv.http.post(f"/api/tables/{code}/moves",
                               json={"version": mine["version"], **mine["game"]["legal"][0]},
                               headers={"Authorization": f"Bearer {tokens[turn]}"})
