@@ -254,18 +254,32 @@ function renderHand(state, view) {
 
 function renderStatus(state, view) {
   let text = '';
+  let brief = ''; // the same, short, where the line has no room for it (coach.css)
   if (!view) text = '';
   else if (view.status === 'your_turn') {
     // By keys, the arrows only where they have a move to switch to.
     if (state.sel && state.sel.viaKeys) text = tr(remaining(state.sel).length > 1 ? 'chooseKeys' : 'chosenKeys');
-    else if (state.sel) text = tr('chooseCapture');
+    else if (state.sel) {
+      text = tr('chooseCapture');
+      brief = tr('chooseCaptureBrief');
+    }
     else text = tr('yourTurn');
   } else if (view.status === 'computer_turn' || view.status === 'their_turn') {
     const seat = seatLabel(state, view.turn);
     text = state.thinking === view.turn ? tr('thinking', { seat }) : tr('waiting', { seat });
   } else if (view.status === 'round_over') text = tr('roundOver');
   else text = tr('matchOver');
-  $('status').textContent = text;
+  const status = $('status');
+  if (!brief) status.textContent = text;
+  else {
+    const whole = document.createElement('span');
+    const short = document.createElement('span');
+    whole.className = 'whole';
+    short.className = 'brief';
+    whole.textContent = text;
+    short.textContent = brief;
+    status.replaceChildren(whole, short);
+  }
   $('btn-cancel').hidden = !state.sel;
   $('btn-cancel').textContent = tr('cancel');
 }

@@ -117,3 +117,33 @@ def test_the_cards_seen_leaves_a_short_phone_on_its_side_still(
     for name in (west, east):
         assert _apart(name, north) and _apart(name, top["backs"][1]), top
     page.screenshot(path=str(ARTIFACTS / f"coach-short-side-{lang}-{size[0]}x{size[1]}.png"))
+
+
+# The capture's line in short, where it lies beside Cancel.
+BRIEF = {"en": "Pick a lit card on the table", "it": "Scegli una carta illuminata",
+         "de": "Leuchtende Karte wählen"}
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+@pytest.mark.parametrize("size", [(360, 520), (320, 536), (320, 520)],
+                         ids=["360x520", "320x536", "320x520"])
+def test_a_capture_to_choose_leaves_a_short_upright_phone_still(
+        open_page: Callable[..., Any], server: Server, size: tuple[int, int],
+        lang: str) -> None:
+    """The cards seen open, the person taps a card with several captures (8 of Batons: 3 + 5,
+    2 + 6, 5 + 2 + 1, ...). "Pick a lit card on the table to choose what to take" took two
+    lines with Cancel under them, and the page scrolled by 22 to 41 px, the hand's lowest part
+    below the window. Now the line says it in short, beside Cancel: the page is still."""
+    device = upright(*size)
+    page = open_the_cards_seen(open_page, server, device, lang)
+    page.tap('#hand .card[data-code="8B"]')
+    page.wait_for_function("() => !document.getElementById('btn-cancel').hidden")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() =>"
+                  " requestAnimationFrame(r)))")
+    assert page.inner_text("#status") == BRIEF[lang]
+    line = page.evaluate("""() => {
+      const box = (id) => document.getElementById(id).getBoundingClientRect();
+      return { status: box('status').top, cancel: box('btn-cancel').top,
+               height: box('status-line').height }; }""")
+    assert line["height"] <= 25 and abs(line["status"] - line["cancel"]) <= 6, line
+    assert_whole_and_still(page, device)
