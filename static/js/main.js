@@ -275,9 +275,26 @@ function underWay(view) {
     && (view.round_number > 1 || view.history.some((play) => play.seat === 0));
 }
 
+// The rules of the new match on its way (null: none). N pressed again, or the bar's New, before
+// it came made a second match (QA helper-76): a new match with the same rules asked again is the
+// one already coming. One with other rules (Napola, a setting changed meanwhile) is asked for
+// after it, and only the newest asked is shown: an older one not yet sent is never sent, and
+// the answer of one already sent is left for the newer.
+let matchAsked = null;
+let matchTurn = 0; // counts the new matches asked for: the newest is the one shown
+
 async function newMatch() {
   state.settingsOpen = false;
   const { level, napola, variant, target } = state.prefs;
+  const rules = { level, napola, variant, target: Number(target) };
+  const key = JSON.stringify(rules);
+  if (matchAsked === key) {
+    renderNow(); // the settings, if open, close as they do for a match asked
+    return;
+  }
+  matchAsked = key;
+  const turn = ++matchTurn;
+  const newest = () => turn === matchTurn;
   // A match under way is not lost to a key pressed by mistake or a rule tried out: the page
   // offers the way back to it until the new match's first card of the person's own.
   const left = underWay(state.view) ? state.view.id : null;
@@ -286,7 +303,8 @@ async function newMatch() {
   const over = state.view && state.view.status === 'match_over' ? state.view : null;
   dealing = true;
   try {
-    const view = await serial(() => api.create({ level, napola, variant, target: Number(target) }));
+    const view = await serial(() => (newest() ? api.create(rules) : null));
+    if (!newest()) return; // a newer new match, with other rules, is coming
     state.sel = null;
     // Two new matches in a row, nothing played in the first: the way back is still to the
     // match under way before them.
@@ -294,10 +312,14 @@ async function newMatch() {
     adopt(view, true, true);
     announceRound(state, view);
   } catch (err) {
+    if (!newest()) return; // the newer one says how it went
     if (over) dealFailed(over, err);
     else failed(err);
   } finally {
-    dealing = false;
+    if (newest()) {
+      dealing = false;
+      matchAsked = null;
+    }
   }
 }
 
@@ -437,6 +459,13 @@ function onKey(event) {
   const tag = event.target && event.target.tagName;
   if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') return;
   const key = event.key;
+  // A key held down repeats: N made a new match at each repeat, L and D went round the levels
+  // and the designs to wherever the key was let go, and Enter on a summary dealt the next round
+  // before the person had read it (QA helper-76). They act once per press.
+  if (event.repeat && /^([nld]|Enter)$/i.test(key)) {
+    if (key === 'Enter') event.preventDefault();
+    return;
+  }
   if (state.summaryOpen && key === 'Enter') {
     event.preventDefault();
     summaryAction();

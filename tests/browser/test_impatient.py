@@ -1,0 +1,128 @@
+"""Impatient and repeated input on the game page played alone (QA helper-76): a key held down
+(its repeats), N or New pressed again while the new match is on its way, a rule changed
+meanwhile. Each press acts once; a repeat of a held key acts not at all."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP, Server
+from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH
+from .test_match import SUMMARY_OPEN, game_id
+
+pytestmark = pytest.mark.browser
+
+LEVEL_IS = "level => document.getElementById('btn-level').dataset.level === level"
+
+
+def hold_first_create(page: Any) -> list[Any]:
+    """The page's first POST /api/games is held until the test continues it (a slow server);
+    later ones go through. The held route, once it came."""
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/games", hold)
+    return held
+
+
+def wait_for(held: list[Any], page: Any) -> Any:
+    """The held route, once the page's request came (a guard, not a measure)."""
+    for _ in range(200):
+        if held:
+            return held[0]
+        page.wait_for_timeout(50)
+    raise AssertionError("the new match was never asked for")
+
+
+def sent(page: Any, request: str) -> int:
+    return sum(r.split("?")[0] == request for r in page.watch.requests)
+
+
+def test_n_held_down_or_pressed_again_makes_one_match_and_a_rule_changed_its_own(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """N held down (three repeats), pressed again and the bar's New, all while the new match is
+    on its way, ask for it once; Napola pressed meanwhile asks for a match with Napola, which is
+    the one shown. (Each repeat and each press made a match of its own: five here.)"""
+    page = open_page(DESKTOP)
+    first = game_id(page)
+    before = sent(page, "POST /api/games")  # the page's first match
+    held = hold_first_create(page)
+    page.keyboard.down("n")
+    for _ in range(3):
+        page.keyboard.down("n")  # the key's repeats (event.repeat)
+    page.keyboard.up("n")
+    route = wait_for(held, page)
+    page.keyboard.press("n")
+    page.click("#btn-new")
+    page.click("#btn-napola")  # a rule changed: its own match, after the one on its way
+    route.continue_()
+    page.wait_for_function("() => document.getElementById('btn-napola')"
+                           ".getAttribute('aria-pressed') === 'true'")
+    page.wait_for_function(NEW_DEAL)
+    shown = game_id(page)
+    assert shown != first and server.game(shown)["rules"]["napola"] is True
+    # L goes after every request asked before it (they go one at a time): its answer shown,
+    # every new match asked for has been sent.
+    page.keyboard.press("l")
+    page.wait_for_function(LEVEL_IS, arg="normal")
+    assert sent(page, "POST /api/games") - before == 2, page.watch.requests
+    assert game_id(page) == shown and server.game(shown)["level"] == "normal"
+
+
+def test_l_and_d_held_down_change_the_level_and_the_design_once(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """L and D held down step once, as a press does. (The repeats went round the levels and
+    the designs, to wherever the key was let go.)"""
+    page = open_page(DESKTOP)
+    gid = game_id(page)
+    page.keyboard.down("d")
+    for _ in range(2):
+        page.keyboard.down("d")
+    page.keyboard.up("d")
+    assert page.get_attribute("body", "data-design") == "clear"
+    page.keyboard.down("l")
+    for _ in range(2):
+        page.keyboard.down("l")
+    page.keyboard.up("l")
+    page.wait_for_function(LEVEL_IS, arg="normal")
+    # A new match goes after every level asked before it: once it is shown, all were answered.
+    page.keyboard.press("n")
+    page.wait_for_function("old => localStorage.getItem('scopone.game') !== old", arg=gid)
+    page.wait_for_function(NEW_DEAL)
+    assert sent(page, f"PATCH /api/games/{gid}") == 1, page.watch.requests
+    assert server.game(gid)["level"] == "normal"
+    assert server.game(game_id(page))["level"] == "normal"
+    assert page.get_attribute("body", "data-design") == "clear"
+
+
+def test_enter_held_on_the_last_card_leaves_the_summary_to_be_read(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Enter held down on the round's last card plays it; the summary that opens meanwhile
+    stays until Enter is pressed again. (Its repeats dealt the next round unread.)"""
+    gid = server.insert(ONE_CARD_EACH, dealer=3)
+    page = open_page(DESKTOP, game=gid)
+    page.wait_for_selector("#hand.playable")
+    page.keyboard.press("1")
+    page.wait_for_selector("#hand .card.selected")
+    page.keyboard.down("Enter")  # plays the card
+    page.wait_for_function(SUMMARY_OPEN)
+    page.keyboard.down("Enter")  # still held: a repeat
+    page.keyboard.up("Enter")
+    # L goes after every request asked before it: its answer shown, a deal asked by the
+    # repeat would have been sent.
+    page.keyboard.press("l")
+    page.wait_for_function(LEVEL_IS, arg="normal")
+    assert sent(page, f"POST /api/games/{gid}/next-round") == 0, page.watch.requests
+    assert page.locator("#summary").is_visible()
+    assert server.game(gid)["status"] == "round_over"
+    page.keyboard.press("Enter")
+    page.wait_for_function(NEW_DEAL)
+    assert server.game(gid)["round_number"] == 2
