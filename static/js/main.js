@@ -440,6 +440,38 @@ async function refresh() {
   }
 }
 
+/** Another tab of this browser stored its game (`storage` fires in every other tab): a new
+ * match it made, while this page's own new match waits to be sent again (the server or the
+ * network away) or this page shows the match over. That match is the one the person moved on
+ * to: this page follows it, its own waiting match dropped, unsent. (It went once the server
+ * answered, a second new match beside the other tab's: QA helper-76.) A match under way here is
+ * left alone: the other tab may have gone back to an older one, and this one is still played. */
+async function otherTabsGame(event) {
+  const id = event.key === STORE_GAME ? event.newValue : null;
+  const view = state.view;
+  if (!id || !view || id === view.id) return;
+  const matchWaits = waiting.action && waiting.action.kind === 'match';
+  if (!matchWaits && view.status !== 'match_over') return;
+  waiting.drop();
+  if (dealing) {
+    // This page's new match on its way (sent again, or asked here meanwhile): its answer is
+    // left, and a failure of it waits no more (newMatch: no longer the newest asked).
+    matchTurn += 1;
+    matchAsked = null;
+    dealing = false;
+  }
+  renderNow();
+  try {
+    const now = await serial(() => api.get(id));
+    if (state.view !== view) return; // this page moved on meanwhile
+    adopt(now, true, true);
+    announceRound(state, now);
+  } catch (err) {
+    // Retry, and the tries by themselves (resume), read the stored game: the other tab's.
+    failed(err);
+  }
+}
+
 // ----- input ----------------------------------------------------------------------------------
 
 function on(el, type, fn, opts) {
@@ -533,6 +565,7 @@ function bind() {
     }),
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),
+    on(window, 'storage', (event) => otherTabsGame(event)),
     // The settings lie under the bar, whose height changes as the phone turns (one row on
     // its side, three upright): placed again (render.js), they never cover it.
     on(window, 'resize', () => { if (state.settingsOpen) renderNow(); }),

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, Server
-from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH
-from .test_match import SUMMARY_OPEN, game_id
+from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH, refuse
+from .test_match import SUMMARY_OPEN, codes, game_id
+from .test_round_end_shown import LAID_LAST
 
 pytestmark = pytest.mark.browser
 
@@ -126,3 +127,49 @@ def test_enter_held_on_the_last_card_leaves_the_summary_to_be_read(
     page.keyboard.press("Enter")
     page.wait_for_function(NEW_DEAL)
     assert server.game(gid)["round_number"] == 2
+
+
+# ----- the same person in two tabs --------------------------------------------------------------
+
+def second_tab(page: Any, server: Server) -> tuple[Any, list[str]]:
+    """Another tab of ``page``'s browser (its context: the same stored game), on the game page;
+    the list its script errors go to."""
+    tab = page.context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.goto(server.url + "/")
+    tab.wait_for_selector("#hand .card")
+    return tab, errors
+
+
+def test_a_new_match_waiting_in_one_tab_follows_the_one_another_tab_made(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The match over in two tabs; in the first, New match waits (the server away for it); the
+    second tab makes a new match. The first drops its own at once and follows the second's once
+    the server answers. (It kept waiting, and made a second new match once the server
+    answered.)"""
+    gid = server.insert(LAID_LAST, "5C", dealer=3, scores=(10, 0))
+    here = open_page(DESKTOP, game=gid)
+    here.watch.expected.append("503")
+    there, errors = second_tab(here, server)
+    here.wait_for_selector("#hand.playable")
+    here.click("#hand .card[data-code='5D']")
+    for page in (here, there):
+        page.wait_for_selector("#summary:not([hidden]) #winner")
+    refuse(here, "**/api/**")  # the server away for the first tab
+    here.click("#summary-go")
+    here.wait_for_selector("#error[data-waits='match']:not([hidden])")
+    there.click("#summary-go")
+    there.wait_for_function(NEW_DEAL)
+    made = game_id(there)
+    assert made != gid
+    # The first tab's match waits no more, the server still away.
+    here.wait_for_function("() => document.getElementById('error').dataset.waits === ''")
+    here.unroute("**/api/**")
+    here.wait_for_function(NEW_DEAL + " && !document.querySelector('#error:not([hidden])')",
+                           timeout=30_000)
+    assert codes(here, "#hand .card") == codes(there, "#hand .card")
+    assert game_id(here) == made
+    # Every new match the first tab asked for was refused: it never made one of its own.
+    assert sent(here, "POST /api/games") == here.watch.refused.count("503 POST /api/games")
+    assert not errors
