@@ -48,8 +48,19 @@ function loadPrefs() {
   }
 }
 
-function savePrefs() {
-  localStorage.setItem(STORE_PREFS, JSON.stringify(state.prefs));
+/** Stores this page's preferences `keys` (all when none is named) over those stored. Another
+ * tab may have changed the others since this page read them: every view a page took wrote all
+ * of its own, and a language (design, speed) chosen in one tab went back to the old one as soon
+ * as the other tab of the game took a view, for the next visit too (QA helper-76). */
+function savePrefs(...keys) {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(STORE_PREFS) || '{}');
+  } catch {
+    saved = {};
+  }
+  const mine = keys.length ? Object.fromEntries(keys.map((k) => [k, state.prefs[k]])) : state.prefs;
+  localStorage.setItem(STORE_PREFS, JSON.stringify({ ...saved, ...mine }));
 }
 
 // The coach (hint, cards seen, review) draws its part after each render of the game.
@@ -96,7 +107,7 @@ function adopt(view, openSummary = true, switching = false) {
   state.prefs.napola = view.rules.napola;
   state.prefs.variant = view.rules.variant;
   state.prefs.target = view.rules.target;
-  savePrefs();
+  savePrefs('level', 'napola', 'variant', 'target'); // the game's rules, for the next match
   localStorage.setItem(STORE_GAME, view.id);
   renderNow();
   followGame();
@@ -364,7 +375,7 @@ let levelAsked = null;
 
 async function setLevel(level) {
   state.prefs.level = level;
-  savePrefs();
+  savePrefs('level');
   if (!state.view) return render(state);
   levelAsked = level;
   try {
@@ -383,7 +394,7 @@ function cycleLevel() {
 
 function cycleDesign() {
   state.prefs.design = DESIGNS[(DESIGNS.indexOf(state.prefs.design) + 1) % DESIGNS.length];
-  savePrefs();
+  savePrefs('design');
   renderNow();
 }
 
@@ -542,7 +553,7 @@ function summaryAction() {
 
 function setLang(lang) {
   state.prefs.lang = lang;
-  savePrefs();
+  savePrefs('lang');
   renderNow();
   syncSite(lang);
   // What a screen reader last heard was in the old language (QA helper-57): the round and
@@ -629,12 +640,12 @@ function bind() {
     }),
     on($('set-design'), 'change', (e) => {
       state.prefs.design = e.target.value;
-      savePrefs();
+      savePrefs('design');
       renderNow();
     }),
     on($('set-speed'), 'change', (e) => {
       state.prefs.speed = e.target.value;
-      savePrefs();
+      savePrefs('speed');
       renderNow();
       followGame(); // the server's pace follows the setting
     }),

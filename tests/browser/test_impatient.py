@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP, Server
+from .test_controls import scripted
 from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH, refuse
 from .test_match import SUMMARY_OPEN, codes, game_id
 from .test_round_end_shown import LAID_LAST
@@ -172,4 +173,24 @@ def test_a_new_match_waiting_in_one_tab_follows_the_one_another_tab_made(
     assert game_id(here) == made
     # Every new match the first tab asked for was refused: it never made one of its own.
     assert sent(here, "POST /api/games") == here.watch.refused.count("503 POST /api/games")
+    assert not errors
+
+
+def test_a_language_chosen_in_one_tab_is_kept_while_another_tab_plays_on(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The game in two tabs: Italian chosen in one, which is then closed; the other plays on.
+    The next visit is in Italian. (Each view the other tab took stored all its preferences,
+    its English too.)"""
+    here, _ = scripted(open_page, server)
+    there, errors = second_tab(here, server)
+    here.click("#btn-settings")
+    here.select_option("#set-lang", "it")
+    here.wait_for_function("() => document.documentElement.lang === 'it'")
+    here.close()
+    there.wait_for_selector("#hand.playable")
+    there.click("#hand .card[data-code='9C']")  # laid on the table; the computers play on
+    there.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8"
+                            " && document.querySelector('#hand.playable') !== null")
+    stored = there.evaluate("() => JSON.parse(localStorage.getItem('scopone.prefs'))")
+    assert stored["lang"] == "it", stored
     assert not errors
