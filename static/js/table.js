@@ -689,6 +689,13 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const tag = event.target && event.target.tagName;
   if (tag === 'SELECT' || tag === 'INPUT' || tag === 'TEXTAREA') return;
+  // A key held down repeats: Enter held on the round's last card dealt the next round (or the
+  // host's rematch) before anyone had read the summary, D went round the designs (QA
+  // helper-76). They act once per press, as on the game page (main.js).
+  if (event.repeat && (event.key === 'Enter' || event.key === 'd' || event.key === 'D')) {
+    if (event.key === 'Enter') event.preventDefault();
+    return;
+  }
   if (state.summaryOpen && event.key === 'Enter' && !$('summary').hidden) {
     event.preventDefault();
     summaryAction();

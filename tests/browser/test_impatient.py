@@ -11,9 +11,10 @@ import pytest
 
 from .conftest import DESKTOP, Server
 from .test_controls import scripted
-from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH, refuse
+from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH, anna_at, refuse
 from .test_match import SUMMARY_OPEN, codes, game_id
-from .test_round_end_shown import LAID_LAST
+from .test_round_end_shown import LAID_LAST, scripted_table
+from .test_tables import people  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -194,3 +195,34 @@ def test_a_language_chosen_in_one_tab_is_kept_while_another_tab_plays_on(
     stored = there.evaluate("() => JSON.parse(localStorage.getItem('scopone.prefs'))")
     assert stored["lang"] == "it", stored
     assert not errors
+
+
+# ----- a table with friends ---------------------------------------------------------------------
+
+def test_at_a_table_enter_held_on_the_last_card_leaves_the_summary_to_be_read(
+        server: Server, people: Any) -> None:  # noqa: F811
+    """At a table, Enter held down on the round's last card plays it; its repeats deal no next
+    round while the summary is open (they did)."""
+    code, token = scripted_table(server, LAID_LAST, "5C", dealer=3)
+    anna = anna_at(server, people, code, token)
+    page = anna.page
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.keyboard.press("1")
+    page.wait_for_selector("#hand .card.selected")
+    page.keyboard.down("Enter")  # plays the card
+    page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
+    page.keyboard.down("Enter")  # still held: a repeat
+    page.keyboard.up("Enter")
+    # A request the page makes after the repeat: once it is seen, one the repeat made would
+    # have been seen before it (the browser reports its requests in order).
+    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
+    for _ in range(200):  # a guard, not a measure
+        if any(u.endswith("/healthz") for u in asked):
+            break
+        page.wait_for_timeout(50)
+    assert not [u for u in asked if u.endswith("/next-round")], asked
+    assert page.locator("#summary").is_visible()
+    page.keyboard.press("Enter")
+    page.wait_for_function(NEW_DEAL)
+    assert server.http.get(f"/api/tables/{code}").json()["game"]["round_number"] == 2
