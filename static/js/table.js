@@ -409,17 +409,23 @@ async function changeSeat(seat, call) {
 const handToComputer = (seat) => changeSeat(seat, (v) => tables.toComputer(code, token(), seat, v));
 const openSeat = (seat) => changeSeat(seat, (v) => tables.openSeat(code, token(), seat, v));
 
+// A seat asked for and not yet answered: Sit down pressed again (a double tap, Enter held in the
+// name field) sent a second request, refused as taken, and the person who had just sat down
+// read that the seat was taken (QA helper-76).
+let sitting = false;
+
 async function sitDown(event) {
   event.preventDefault();
   const name = cleanName($('sit-name').value);
   const seat = state.chosen;
-  if (seat === null) return;
+  if (seat === null || sitting) return;
   if (!name) {
     state.notice = tr('badName');
     paint();
     return;
   }
   localStorage.setItem(STORE_NAME, name);
+  sitting = true;
   try {
     const res = await tables.sit(code, seat, name);
     saveSeat(code, res.seat, res.token);
@@ -435,6 +441,8 @@ async function sitDown(event) {
       state.chosen = null;
     } else failed(err);
     paint();
+  } finally {
+    sitting = false;
   }
 }
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from .conftest import DESKTOP, Server
+from .conftest import DESKTOP, PHONE, Server
 from .test_controls import scripted
 from .test_deal_waits import NEW_DEAL, ONE_CARD_EACH, anna_at, refuse
 from .test_match import SUMMARY_OPEN, codes, game_id
 from .test_round_end_shown import LAID_LAST, scripted_table
-from .test_tables import people  # noqa: F401  (a fixture)
+from .test_tables import TableServer, anna_hosts_a_lobby, people, tserver  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -226,3 +226,32 @@ def test_at_a_table_enter_held_on_the_last_card_leaves_the_summary_to_be_read(
     page.keyboard.press("Enter")
     page.wait_for_function(NEW_DEAL)
     assert server.http.get(f"/api/tables/{code}").json()["game"]["round_number"] == 2
+
+
+def test_sit_down_pressed_twice_sits_once_and_says_nothing_of_a_seat_taken(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Sit down pressed twice before the server answered (a double tap, Enter in the name field
+    held) sent two requests for the seat: the second was refused as taken, and the person who
+    had just sat down read "That seat was just taken: choose another one." One request now."""
+    code, _, anna = anna_hosts_a_lobby(tserver, people)
+    bea = people(PHONE, f"{tserver.url}/t/{code}")
+    page = bea.page
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(f"{req.method} {req.url}"))
+    page.locator(".lobby-seat[data-seat='2'] button.take").tap()
+    page.fill("#sit-name", "Bea")
+    # Both presses in one go, as a double tap's come: before any answer.
+    page.evaluate("() => { const form = document.getElementById('sit-form');"
+                  " form.requestSubmit(); form.requestSubmit(); }")
+    page.wait_for_function("() => document.body.dataset.seat === '2'")
+    # A request made after both: once seen, a second seat request would have been seen before.
+    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
+    for _ in range(200):  # a guard, not a measure
+        if any(u.endswith("/healthz") for u in asked):
+            break
+        page.wait_for_timeout(50)
+    assert len([u for u in asked if u.startswith("POST") and "/seats/2" in u]) == 1, asked
+    assert "taken" not in page.inner_text("body")
+    anna.page.wait_for_selector("#lobby-seat-t[data-kind='person']")  # her partner's
+    for p in (anna, bea):
+        p.check()
