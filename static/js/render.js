@@ -355,6 +355,22 @@ function renderError(state) {
   $('error').dataset.waits = waiting ? waiting.kind : '';
   $('error-text').textContent = tr(waiting ? WAITS_TEXT[waiting.kind] : 'error');
   $('error-retry').textContent = tr('retry');
+  keepSummaryClear();
+}
+
+/** Over the round's summary the notice floats at the window's foot (scopone.css), where on a
+ * phone it lay over the summary's buttons (three lines of it in Italian and German: Review and
+ * Next round hidden under it, QA helper-73). The summary keeps that room free (--error-room),
+ * scrolling inside if it must, its button brought into sight as the notice comes. */
+function keepSummaryClear() {
+  const error = $('error');
+  const floats = !error.hidden && !$('summary').hidden;
+  const room = floats ? `${Math.ceil(error.getBoundingClientRect().height) + 10}px` : '0px';
+  const root = document.documentElement.style;
+  if (root.getPropertyValue('--error-room') === room) return;
+  root.setProperty('--error-room', room);
+  const go = floats && $('summary-go');
+  if (go) go.scrollIntoView({ block: 'nearest' });
 }
 
 /** Writes the board (seats, table, piles, hand, status, summary) from `state`: the part of the
