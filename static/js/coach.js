@@ -68,6 +68,7 @@ export function installCoach(getState, options = {}) {
     hintFailed: null, // the position whose hint the server could not give just now
     hintOpen: false, // the person wants the hint shown (closed with its button, Esc or H)
     seenOpen: false, // off by default (SPEC §7)
+    seenCounted: null, // the round the cards seen was last counted in (countSeen)
     last: null, // 'hint' or 'seen': the panel opened last, which Esc closes first
     review: null, // {round, data|null, failed, step}
     reviewDirty: false, // redrawn only when it changed, so focus inside it stays put
@@ -217,13 +218,23 @@ export function installCoach(getState, options = {}) {
     }
     coach.seenOpen = true;
     coach.last = 'seen';
-    afterRender();
+    // Each opening counts (before the panel is drawn, which would count it for its round).
     const view = getState().view;
-    if (view) {
-      // Counted on the server like a hint; the panel then follows the view by itself.
-      api.cardsSeen(view).catch((err) => console.warn(err));
-      $('seen-panel').focus({ preventScroll: true });
-    }
+    if (view) countSeen(view);
+    afterRender();
+    if (view) $('seen-panel').focus({ preventScroll: true });
+  }
+
+  // A round of a game: the cards seen counts once in each round it helped in.
+  const roundOf = (view) => `${view.id}:${view.match}:${view.round_number}`;
+
+  /** Counts the cards seen on the server like a hint, for the round of `view`; the panel then
+   * follows the view by itself. Left open into the next round it helps there too, and counts
+   * there once (the round's summary said "Hints used: 0" of a round played with it open). A
+   * round over counts nothing (the server's rule: every card is in sight then). */
+  function countSeen(view) {
+    coach.seenCounted = roundOf(view);
+    api.cardsSeen(view).catch((err) => console.warn(err));
   }
 
   const closeSeen = () => closePanel('seenOpen', 'seen-panel', 'btn-seen');
@@ -235,6 +246,8 @@ export function installCoach(getState, options = {}) {
     box.hidden = !coach.seenOpen || !view || !allows.seen();
     $('btn-seen').setAttribute('aria-expanded', String(shown('seen-panel')));
     if (box.hidden) return;
+    const playing = view.status !== 'round_over' && view.status !== 'match_over';
+    if (playing && coach.seenCounted !== roundOf(view)) countSeen(view);
     const places = placesFromView(view);
     const design = getState().prefs.design;
     // The compact grid (coach.css `.compact`, placeOnBoard: a phone, or a desktop's free part

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from scopone.web.coach import help_counts
 from scopone.web.store import SqliteStore
 
 from .a11y import assert_accessible
@@ -369,6 +370,45 @@ def test_cards_seen_is_off_by_default_and_opens_with_c(
     assert_accessible(page, "seen")
     press(page, "c", device, "#seen-close")
     page.wait_for_selector("#seen-panel", state="hidden")
+
+
+def seen_counted(server: Server, gid: str, number: int) -> int:
+    """How often the cards seen counted in round ``number`` for seat 0, as the server stored."""
+    store = SqliteStore(server.db_path)
+    try:
+        rec = store.load(gid)
+    finally:
+        store.close()
+    assert rec is not None
+    return int(help_counts(rec, number, 0).get("seen", 0))
+
+
+def test_the_cards_seen_left_open_counts_once_in_each_round_it_helps_in(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """SPEC §7: opening the cards seen counts like a hint. Left open into the next round it
+    helps there too: that round counts it once (it counted nothing: the summary said "Hints
+    used: 0" of a round played with the panel open), however many views the round brings."""
+    gid = server.insert(["7D", "1C", "2C", "3C"], dealer=3)  # one card each: a round ends
+    page = open_page(DESKTOP, game=gid)
+    page.wait_for_function(PLAYABLE)
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.keyboard.press("c")
+    page.wait_for_selector("#seen-panel .seen-card")
+    page.click("#hand .card")
+    page.wait_for_function(SUMMARY_OPEN)
+    assert seen_counted(server, gid, 1) == 1
+    with page.expect_response(lambda r: r.url.endswith("/cards-seen")):
+        page.click("#summary-go")  # the next round, the panel still open
+    page.wait_for_function(PLAYABLE)
+    assert seen_counted(server, gid, 2) == 1
+    # The round's later views count nothing more.
+    page.click("#hand .card")
+    page.wait_for_function(PLAYABLE)
+    page.click("#hand .card")
+    page.wait_for_function(PLAYABLE)
+    assert asked(page, "cards-seen") == 2
+    assert seen_counted(server, gid, 2) == 1
+    assert seen_counted(server, gid, 1) == 1
 
 
 def test_esc_closes_the_panel_on_top_and_the_focus_goes_to_its_button(
