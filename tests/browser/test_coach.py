@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scopone.web.coach import help_counts
-from scopone.web.store import SqliteStore
+from scopone.web.store import GameRecord, SqliteStore
 
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server, upright
@@ -38,14 +38,20 @@ def asked(page: Any, what: str) -> int:
     return sum(1 for r in page.watch.requests if r.endswith(f"/{what}"))
 
 
-def hidden_cards(server: Server, gid: str) -> set[str]:
-    """Seats 1-3's hands now, read from the server's own database."""
+def stored(server: Server, gid: str) -> GameRecord:
+    """The game as the server's own database holds it."""
     store = SqliteStore(server.db_path)
     try:
         rec = store.load(gid)
     finally:
         store.close()
     assert rec is not None
+    return rec
+
+
+def hidden_cards(server: Server, gid: str) -> set[str]:
+    """Seats 1-3's hands now, read from the server's own database."""
+    rec = stored(server, gid)
     return {str(c) for s in (1, 2, 3) for c in rec.match.round.hand(s)}
 
 
@@ -374,13 +380,7 @@ def test_cards_seen_is_off_by_default_and_opens_with_c(
 
 def seen_counted(server: Server, gid: str, number: int) -> int:
     """How often the cards seen counted in round ``number`` for seat 0, as the server stored."""
-    store = SqliteStore(server.db_path)
-    try:
-        rec = store.load(gid)
-    finally:
-        store.close()
-    assert rec is not None
-    return int(help_counts(rec, number, 0).get("seen", 0))
+    return int(help_counts(stored(server, gid), number, 0).get("seen", 0))
 
 
 def test_the_cards_seen_left_open_counts_once_in_each_round_it_helps_in(
