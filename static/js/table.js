@@ -15,7 +15,7 @@ import { actionWaits, cardChosen, dealAsked, serversFault, stillWanted } from '.
 import { optionsFor } from './select.js';
 import { personId } from './person.js';
 import { isViewers, playText, showPlay } from './show.js';
-import { cleanName, copyInvite, forgetSeat, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
+import { cleanName, copyInvite, forgetSeat, isSeatKey, loadSeat, nameTooLong, saveSeat, tables } from './tables-api.js';
 
 const STORE_PREFS = 'scopone.prefs';
 const STORE_NAME = 'scopone.name';
@@ -309,7 +309,7 @@ function failed(err) {
     return;
   }
   if (err && err.status === 403 && state.mine) {
-    forgetSeat(code);
+    forgetSeat(code, state.mine.token);
     state.lostSeat = state.mine.seat;
     state.mine = null;
     state.notice = tr('seatLost');
@@ -762,14 +762,15 @@ function bind() {
   });
   $('btn-start').addEventListener('click', () => act(() => tables.start(code, token(), state.table.version)));
   $('btn-leave').addEventListener('click', async () => {
-    const seat = state.mine && state.mine.seat;
+    const held = state.mine;
+    const seat = held && held.seat;
     if (seat === null || seat === undefined) return;
     try {
-      await tables.leave(code, seat, token());
+      await tables.leave(code, seat, held.token);
     } catch (err) {
       if (err.status !== 403 && err.status !== 404) return failed(err);
     }
-    forgetSeat(code);
+    forgetSeat(code, held.token);
     state.mine = null;
     stream.reconnect();
   });
@@ -805,9 +806,30 @@ function sendWaitingCaughtUp() {
   tables.get(code, token()).then(receiveMaybe, () => {}).finally(() => waiting.now());
 }
 
+/** Another tab of this browser sat down at this table (`storage` fires in every other tab):
+ * the seat is this browser's, so this tab is that person too, as a reload would make it. It
+ * stayed a stranger's lobby, offering a second seat, then a spectator's table with no hand all
+ * match (QA helper-77). The stream follows the seat from now on; the table is read at once as
+ * the seat sees it (the stream resumes after the version it showed as a spectator, so it
+ * would bring the seat's view only with the next change). A seat forgotten there (left, or
+ * lost) is this tab's to learn from the server: its stream is refused then. */
+function otherTabsSeat(event) {
+  if (!isSeatKey(event.key, code)) return;
+  const saved = loadSeat(code);
+  if (!saved || (state.mine && state.mine.token === saved.token)) return;
+  state.mine = saved;
+  state.lostSeat = null;
+  state.chosen = null;
+  state.notice = '';
+  stream.reconnect();
+  tables.get(code, saved.token).then(receiveMaybe, () => {});
+  paint();
+}
+
 installSprite();
 bind();
 paint();
+window.addEventListener('storage', otherTabsSeat);
 
 const stream = follow(tables.events(code), {
   token,
@@ -833,7 +855,7 @@ const stream = follow(tables.events(code), {
   onRefused(status) {
     if (status === 403 && state.mine) {
       // The token is no longer a seat here (handed to the computer): watch as a spectator.
-      forgetSeat(code);
+      forgetSeat(code, state.mine.token);
       state.lostSeat = state.mine.seat;
       state.mine = null;
       state.notice = tr('seatLost');

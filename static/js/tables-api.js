@@ -4,6 +4,9 @@ import { REVIEW_TIMEOUT, call as request } from './api.js';
 
 const SEAT_KEY = 'scopone.seat.';
 
+/** Whether a localStorage key (a `storage` event's) is the seat kept for table `code`. */
+export const isSeatKey = (key, code) => key === SEAT_KEY + code;
+
 /** This browser's seat at table `code`: `{seat, token}`, or null. Kept across tabs and reloads. */
 export function loadSeat(code) {
   try {
@@ -18,8 +21,12 @@ export function saveSeat(code, seat, token) {
   localStorage.setItem(SEAT_KEY + code, JSON.stringify({ seat, token }));
 }
 
-export function forgetSeat(code) {
-  localStorage.removeItem(SEAT_KEY + code);
+/** Forgets the seat `token` held at table `code`, and only that one: another tab of this
+ * browser may have sat down again since (a new token), which a tab late to learn its old token
+ * is refused must not forget for it. */
+export function forgetSeat(code, token) {
+  const saved = loadSeat(code);
+  if (!saved || saved.token === token) localStorage.removeItem(SEAT_KEY + code);
 }
 
 /** The game API's own request (api.js), with the seat token in the header only: URLs end up in

@@ -1,0 +1,80 @@
+"""One person in two tabs of one browser at a table with friends (QA helper-77). The seat token
+is kept per table in localStorage, so both tabs are the same person: what one tab does with the
+seat, the other follows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import DESKTOP
+from .test_tables import (  # noqa: F401
+    NETWORK_NOISE,
+    TableServer,
+    anna_hosts_a_lobby,
+    hand,
+    people,
+    tserver,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def other_tab(person: Any, url: str) -> tuple[Any, list[str]]:
+    """A second tab of ``person``'s browser at ``url``; the list its script errors go to. A
+    request refused is no script error: shown again, the tab says the person is there (a
+    ``back``), which a seat left at once in it may refuse (403), as ``Person.check`` allows."""
+    tab = person.context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
+           and not any(n in msg.text for n in NETWORK_NOISE) else None)
+    tab.goto(url)
+    return tab, errors
+
+
+def test_a_seat_taken_in_one_tab_is_the_other_tabs_seat_too(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Bea opens the invite link twice (two tabs) and sits down in the first. The second tab
+    follows: her seat, not the lobby of a stranger offered the free seats, and once the match
+    starts her hand, not a spectator's table. (It stayed a stranger's until reloaded: it
+    offered her a second seat, and showed her no hand all match.)"""
+    code, _, anna = anna_hosts_a_lobby(tserver, people)
+    url = f"{tserver.url}/t/{code}"
+    bea = people(DESKTOP, url)
+    second, errors = other_tab(bea, url)
+    second.wait_for_selector(".lobby-seat[data-seat='2'] button.take")
+    bea.page.bring_to_front()  # she sits down in the first tab
+    bea.page.locator(".lobby-seat[data-seat='2'] button.take").click()
+    bea.page.fill("#sit-name", "Bea")
+    # Seated, her page's stream opens again and says she is there: answered before she leaves.
+    with bea.page.expect_response(lambda r: r.url.endswith("/back")):
+        bea.page.locator("#btn-sit").click()
+    bea.page.wait_for_function("() => document.body.dataset.seat === '2'")
+    second.wait_for_function("() => document.body.dataset.seat === '2'")
+    assert second.locator("button.take").count() == 0
+    assert not second.locator("#btn-leave").is_hidden()  # hers to leave, from either tab
+    # She leaves it in the second tab: the first is a stranger's lobby again (its stream, on
+    # the old token, refused), saying nothing of a seat given to the computer; she sits down
+    # again there, at seat 1, and the second tab follows that seat.
+    bea.expected.append(f"403 GET api/tables/{code}/events")
+    second.bring_to_front()
+    second.click("#btn-leave")
+    bea.page.wait_for_selector(".lobby-seat[data-seat='2'] button.take")
+    bea.page.bring_to_front()  # she goes back to the first tab
+    assert "computer" not in bea.page.inner_text("#lobby-note")
+    bea.page.locator(".lobby-seat[data-seat='1'] button.take").click()
+    bea.page.fill("#sit-name", "Bea")
+    bea.page.locator("#btn-sit").click()
+    bea.page.wait_for_function("() => document.body.dataset.seat === '1'")
+    second.wait_for_function("() => document.body.dataset.seat === '1'")
+    assert bea.seat(code)["seat"] == 1
+    anna.page.wait_for_selector("#lobby-seat-r[data-kind='person']")
+    anna.page.click("#btn-start")
+    bea.page.wait_for_selector("#hand .card")
+    second.wait_for_selector("#hand .card")
+    second.wait_for_function("n => document.querySelectorAll('#hand .card').length === n",
+                             arg=len(hand(bea.page)))
+    assert sorted(hand(second)) == sorted(hand(bea.page))
+    assert not errors
