@@ -413,6 +413,8 @@ const openSeat = (seat) => changeSeat(seat, (v) => tables.openSeat(code, token()
 // name field) sent a second request, refused as taken, and the person who had just sat down
 // read that the seat was taken (QA helper-76).
 let sitting = false;
+let starting = false; // the host's Start is on its way
+let leaving = false; // Leave the seat is on its way
 
 async function sitDown(event) {
   event.preventDefault();
@@ -760,15 +762,29 @@ function bind() {
     state.notice = long ? tr('badName') : '';
     paint();
   });
-  $('btn-start').addEventListener('click', () => act(() => tables.start(code, token(), state.table.version)));
+  // Start and Leave act once until the server answers: pressed again meanwhile (a double
+  // click), each sent a second request, refused (409, 403) as the first had done it (QA
+  // helper-77), as Sit down did (sitting).
+  $('btn-start').addEventListener('click', async () => {
+    if (starting) return;
+    starting = true;
+    try {
+      await act(() => tables.start(code, token(), state.table.version));
+    } finally {
+      starting = false;
+    }
+  });
   $('btn-leave').addEventListener('click', async () => {
     const held = state.mine;
     const seat = held && held.seat;
-    if (seat === null || seat === undefined) return;
+    if (seat === null || seat === undefined || leaving) return;
+    leaving = true;
     try {
       await tables.leave(code, seat, held.token);
     } catch (err) {
       if (err.status !== 403 && err.status !== 404) return failed(err);
+    } finally {
+      leaving = false;
     }
     forgetSeat(code, held.token);
     state.mine = null;

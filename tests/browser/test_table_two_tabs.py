@@ -78,3 +78,47 @@ def test_a_seat_taken_in_one_tab_is_the_other_tabs_seat_too(
                              arg=len(hand(bea.page)))
     assert sorted(hand(second)) == sorted(hand(bea.page))
     assert not errors
+
+
+def asked_after(page: Any, asked: list[str]) -> None:
+    """Waits until a request the page makes now is seen: any request made before it (a second
+    press's) has been seen by then (the browser reports its requests in order)."""
+    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
+    for _ in range(200):  # a guard, not a measure
+        if any(u.endswith("/healthz") for u in asked):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the page's request was never seen")
+
+
+def test_start_and_leave_pressed_twice_ask_once(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """Leave the seat, and the host's Start, each pressed twice before the server answered (a
+    double click): one request each. (The second Leave was refused 403, the second Start 409:
+    requests sent twice.)"""
+    code, _, anna = anna_hosts_a_lobby(tserver, people)
+    bea = people(DESKTOP, f"{tserver.url}/t/{code}")
+    asked: list[str] = []
+    for p in (anna, bea):
+        p.page.on("request", lambda req: asked.append(f"{req.method} {req.url}"))
+    bea.page.locator(".lobby-seat[data-seat='2'] button.take").click()
+    bea.page.fill("#sit-name", "Bea")
+    # Seated, her page's stream opens again and says she is there: answered before she leaves.
+    with bea.page.expect_response(lambda r: r.url.endswith("/back")):
+        bea.page.locator("#btn-sit").click()
+    bea.page.wait_for_function("() => document.body.dataset.seat === '2'")
+    # Her stream, ended by her leaving, may come back before the answer to Leave, on the
+    # token just given up: refused, as a seat lost is.
+    bea.expected.append(f"403 GET api/tables/{code}/events")
+    bea.page.evaluate("() => { const b = document.getElementById('btn-leave');"
+                      " b.click(); b.click(); }")
+    bea.page.wait_for_function("() => document.body.dataset.seat === ''")
+    asked_after(bea.page, asked)
+    assert len([u for u in asked if u.startswith("DELETE")]) == 1, asked
+    anna.page.wait_for_selector("#lobby-seat-t[data-kind='free']")
+    anna.page.evaluate("() => { const b = document.getElementById('btn-start');"
+                       " b.click(); b.click(); }")
+    anna.page.wait_for_selector("#hand .card")
+    asked_after(anna.page, asked)
+    assert len([u for u in asked if u.startswith("POST") and u.endswith("/start")]) == 1, asked
+    bea.page.wait_for_selector("#board:not([hidden])")  # a spectator now, of the match begun
