@@ -149,9 +149,14 @@ export function openFriends(prefs) {
       hints: $('fr-hints').checked,
     };
     $('fr-create').disabled = true;
+    // The dialog may be closed (Esc, Close) or opened afresh before the answer comes: the
+    // answer then has no form of its own to fill (QA helper-77: it wrote into the form no
+    // longer there, a script error, and nothing closed stayed as it was left).
+    const form = $('friends-form');
     try {
       const res = await tables.create(body);
       saveSeat(res.table.code, res.seat, res.token);
+      if (!form.isConnected) return;
       const link = `${location.origin}/t/${encodeURIComponent(res.table.code)}`;
       $('friends-form').hidden = true;
       $('fr-done').hidden = false;
@@ -160,6 +165,7 @@ export function openFriends(prefs) {
       $('fr-link').select();
       $('fr-copy').focus();
     } catch (err) {
+      if (!form.isConnected) return;
       $('fr-problem').textContent = err.status === 422 ? tr('badName') : t(prefs.lang, 'error');
       $('fr-create').disabled = false;
     }
