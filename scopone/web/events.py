@@ -177,6 +177,9 @@ class Presence:
         self.spectator_events = SpectatorEvents(tables)
         # The seats whose last stream here closed, waiting to be stored as gone.
         self._going: dict[tuple[str, int], asyncio.Task[None]] = {}
+        # The seats whose first stream here is being stored as connected: a stream of the
+        # same seat opening meanwhile (the person's other tab) waits for that write too.
+        self._coming: dict[tuple[str, int], asyncio.Task[None]] = {}
 
     def streams(self, game_id: str) -> int:
         """The streams of the table open here, spectators' included: reason enough to drive
@@ -211,10 +214,28 @@ class Presence:
         return partial(self.closed, game_id, seat)
 
     async def opened(self, game_id: str, seat: int) -> None:
+        """A seat's stream opens: stored as connected by its first stream here. A stream of
+        the same seat that opens while that write is on its way (one person's two tabs, opened
+        at once) shares its fate: refused with it when the database refuses it. It went on
+        unrefused, and the seat stayed stored as never connected while that stream was open:
+        the person shown offline while there, their card played by the computer (QA
+        helper-77). The write is a task of its own, so a first stream that goes meanwhile
+        does not cancel it for the others."""
+        key = (game_id, seat)
         self._count(game_id, 1)
-        self.open[(game_id, seat)] += 1
-        if self.open[(game_id, seat)] == 1:
-            await self.tables.set_connected(game_id, seat, self.process, True)
+        self.open[key] += 1
+        if self.open[key] == 1:
+            write = asyncio.get_running_loop().create_task(
+                self.tables.set_connected(game_id, seat, self.process, True))
+            self._coming[key] = write
+            write.add_done_callback(partial(self._came, key))
+        storing = self._coming.get(key)
+        if storing is not None:
+            await asyncio.shield(storing)
+
+    def _came(self, key: tuple[str, int], task: asyncio.Task[None]) -> None:
+        if self._coming.get(key) is task:
+            del self._coming[key]
 
     def closed(self, game_id: str, seat: int) -> None:
         key = (game_id, seat)

@@ -76,3 +76,46 @@ def test_a_stream_whose_opening_was_refused_counts_nothing() -> None:
         return list(tables.stored)
 
     assert run_alone(scene()) == [False, True]
+
+
+class SlowRefusingTables(RefusingTables):
+    """The first write of a seat's presence waits for ``go``, then the database refuses it."""
+
+    def __init__(self) -> None:
+        super().__init__(refusals=1)
+        self.go = asyncio.Event()
+        self.calls = 0
+
+    async def set_connected(self, game_id: str, seat: int, process: str,
+                            connected: bool) -> None:
+        self.calls += 1
+        if self.calls == 1:
+            await self.go.wait()
+        await super().set_connected(game_id, seat, process, connected)
+
+
+def test_a_second_tab_opening_while_the_first_is_refused_is_not_left_unseen() -> None:
+    """One person's two tabs open their streams at once (a browser reopened with both); the
+    database refuses the first one's write of "connected". The second stream, opened while that
+    write was on its way, had nothing written (it was not the first), and stayed open while its
+    seat was stored as never connected: the person shown offline while there, and their card
+    played by the computer. It is refused too now (503: its page tries again, as the first's
+    does), or stored: never open and unseen. (QA helper-77.)"""
+    tables = SlowRefusingTables()
+    presence = Presence(tables, "here")  # type: ignore[arg-type]
+
+    async def scene() -> tuple[int, list[bool]]:
+        first = asyncio.create_task(presence.enter("g", 1))
+        while tables.calls == 0:
+            await asyncio.sleep(0)
+        second = asyncio.create_task(presence.enter("g", 1))
+        while presence.open[("g", 1)] < 2:
+            await asyncio.sleep(0)
+        tables.go.set()
+        results = await asyncio.gather(first, second, return_exceptions=True)
+        assert isinstance(results[0], OSError)  # the first stream's 503
+        return presence.open[("g", 1)], list(tables.stored)
+
+    still_open, stored = run_alone(scene())
+    # A stream open here while its seat is not stored as connected is the defect.
+    assert not (still_open and (not stored or stored[-1] is not True)), (still_open, stored)
