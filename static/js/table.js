@@ -561,11 +561,9 @@ function paintTable() {
   }
   if (!tv) return;
   if (!playing) {
-    // "Your seat went to the computer: you are watching" holds until the host opens that seat
-    // again: then it is a lobby to sit down in (QA: the note stayed).
-    if (state.notice === tr('seatLost') && tv.seats[state.lostSeat]?.kind === 'free') state.notice = '';
     renderLobby(lang, tv, state.chosen);
-    if (state.notice) $('lobby-note').textContent = state.notice;
+    const notice = noticeOn(tv);
+    if (notice) $('lobby-note').textContent = notice;
     // The board's error notice is hidden with the board: a failed sit-down or start says so
     // here, and the button tried again is the retry.
     if (state.error) $('lobby-note').textContent = t(lang, 'error');
@@ -585,11 +583,24 @@ function paintTable() {
   renderLastPlays();
   renderHost(tv);
   // The lobby's note is hidden with the lobby: a seat lost during the match is said here.
-  const note = state.notice || missedText();
+  const note = noticeOn(tv) || missedText();
   $('board-note').hidden = !note;
   $('board-note').textContent = note;
   speakTurn();
   document.body.dataset.status = state.view.status;
+}
+
+/** The notice to show on view `tv`. "The host gave your seat to the computer: you are
+ * watching" is said once a view as a spectator shows that seat the computer's. A token refused
+ * says only that the seat is no longer this browser's: the person may have left it in another
+ * tab (or just now in this one), and the page said the host had given it away until the lobby
+ * came (QA helper-77). It holds until the host opens that seat again: then it is a lobby to
+ * sit down in (QA: the note stayed). */
+function noticeOn(tv) {
+  if (state.notice !== tr('seatLost')) return state.notice;
+  if (tv.you !== null) return ''; // still the view of the seat held: the news is on its way
+  if (tv.seats[state.lostSeat]?.kind !== 'computer') state.notice = '';
+  return state.notice;
 }
 
 function fillLang() {
