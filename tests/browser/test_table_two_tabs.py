@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from .conftest import DESKTOP
+from .test_deal_waits import anna_at
+from .test_round_end_shown import scripted_table
 from .test_tables import (  # noqa: F401
     NETWORK_NOISE,
     TableServer,
@@ -134,3 +136,29 @@ def test_start_and_leave_pressed_twice_ask_once(
     asked_after(anna.page, asked)
     assert len([u for u in asked if u.startswith("POST") and u.endswith("/start")]) == 1, asked
     bea.page.wait_for_selector("#board:not([hidden])")  # a spectator now, of the match begun
+
+
+def test_a_card_played_in_one_tab_ends_the_choice_begun_in_the_other(
+        server: Any, people: Any) -> None:  # noqa: F811
+    """Anna's turn in two tabs. In the second she chooses 4D, which takes 1C+3C or 2S+2B (the
+    capture still to confirm); in the first she plays 9D. The second drops her choice and shows
+    the card played; Enter there then sends nothing."""
+    code, token = scripted_table(server, ["4D 9D", "5S 6S", "7S 8S", "5B 6B"], "1C 3C 2S 2B",
+                                 dealer=3)
+    anna = anna_at(server, people, code, token)
+    second, errors = other_tab(anna, f"{server.url}/t/{code}")
+    second.wait_for_selector("#hand.playable")
+    asked: list[str] = []
+    second.on("request", lambda req: asked.append(f"{req.method} {req.url}"))
+    second.keyboard.press("1")
+    second.wait_for_selector("#hand .card.selected[data-code='4D']")
+    anna.page.bring_to_front()
+    anna.page.click("#hand .card[data-code='9D']")
+    second.wait_for_function("() => Number(document.getElementById('last-list').dataset.count)"
+                             " >= 1 && !document.querySelector('#hand .card.selected')")
+    assert hand(second) == ["4D"]
+    second.bring_to_front()
+    second.keyboard.press("Enter")
+    asked_after(second, asked)
+    assert not [u for u in asked if u.startswith("POST") and u.endswith("/moves")], asked
+    assert not errors
