@@ -406,6 +406,15 @@ async function changeSeat(seat, call) {
   }
 }
 
+/** Whether a click on a host's seat control is the second (or later) click of a double-click.
+ * The first one's answer, quick, redraws the controls before the second comes: the next
+ * person's "Give … to the computer" moves into the place of the one pressed (the match's host
+ * panel), "Open seat" takes the place of "Give … to the computer" (the lobby). The second
+ * click pressed that one: two people's seats handed over, or a seat given and opened again, for
+ * one double-click (QA helper-77). Never a second press: each of these wants a click of its
+ * own (a keyboard's press has detail 0). */
+const repeatClick = (event) => event.detail > 1;
+
 const handToComputer = (seat) => changeSeat(seat, (v) => tables.toComputer(code, token(), seat, v));
 const openSeat = (seat) => changeSeat(seat, (v) => tables.openSeat(code, token(), seat, v));
 
@@ -747,12 +756,12 @@ function bind() {
   $('lobby-table').addEventListener('click', (event) => {
     const open = event.target.closest('button.open-seat');
     if (open) {
-      openSeat(Number(open.dataset.seat));
+      if (!repeatClick(event)) openSeat(Number(open.dataset.seat));
       return;
     }
     const give = event.target.closest('button.to-computer');
     if (give) {
-      handToComputer(Number(give.dataset.seat));
+      if (!repeatClick(event)) handToComputer(Number(give.dataset.seat));
       return;
     }
     const button = event.target.closest('button.take');
@@ -804,7 +813,7 @@ function bind() {
   $('btn-copy').addEventListener('click', () => copyInvite($('invite-link'), $('btn-copy'), tr('copy'), tr('copied')));
   $('host-seats').addEventListener('click', (event) => {
     const button = event.target.closest('button.to-computer');
-    if (!button) return;
+    if (!button || repeatClick(event)) return;
     handToComputer(Number(button.dataset.seat));
   });
   $('summary').addEventListener('click', (event) => {

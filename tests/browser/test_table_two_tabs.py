@@ -4,6 +4,7 @@ seat, the other follows."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -162,3 +163,66 @@ def test_a_card_played_in_one_tab_ends_the_choice_begun_in_the_other(
     asked_after(second, asked)
     assert not [u for u in asked if u.startswith("POST") and u.endswith("/moves")], asked
     assert not errors
+
+
+def test_a_double_click_on_a_hand_over_hands_over_one_seat(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """The host double-clicks "Give Bea's seat to the computer" during the match. A quick
+    server answers the first click before the second comes: Bea's button is gone, and Carla's
+    has moved into its place. The second click of the double-click is not a press of Carla's
+    button: she keeps her seat. (It handed her seat over too: two people out for one
+    double-click; in the lobby the second click opened the seat just given, the same way.)"""
+    r = tserver.http.post("/api/tables", json={"name": "Anna", "level": "easy",
+                                               "away_seconds": None})
+    code, token = r.json()["table"]["code"], r.json()["token"]
+    for seat, name in ((1, "Bea"), (3, "Carla")):
+        assert tserver.http.post(f"/api/tables/{code}/seats/{seat}",
+                                 json={"name": name}).status_code == 201
+    r = tserver.http.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {token}"},
+                          json={"version": tserver.view(code)["version"]})
+    assert r.status_code == 200, r.text
+    anna = people(DESKTOP, f"{tserver.url}/t/{code}",
+                  {f"scopone.seat.{code}": json.dumps({"seat": 0, "token": token})})
+    page = anna.page
+    page.wait_for_selector("#host-seats button[data-seat='3']")
+    box = page.locator("#host-seats button[data-seat='1']").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(f"{req.method} {req.url}"))
+    page.mouse.click(x, y)  # the double-click's first click
+    page.wait_for_selector("#host-seats button[data-seat='1']", state="detached")
+    # Carla's button has moved over where Bea's was (over its right part, on this desktop):
+    # the second click (its detail 2) lands on it, there.
+    after = page.locator("#host-seats button[data-seat='3']").bounding_box()
+    assert after["x"] < box["x"] + box["width"] and after["y"] < box["y"] + box["height"]
+    page.mouse.move(after["x"] + 5, after["y"] + after["height"] / 2)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    asked_after(page, asked)
+    assert len([u for u in asked if u.endswith("/computer")]) == 1, asked
+    assert [s["kind"] for s in tserver.view(code)["seats"]] == [
+        "person", "computer", "computer", "person"]
+
+
+def test_a_double_click_on_a_hand_over_in_the_lobby_leaves_the_seat_to_the_computer(
+        tserver: TableServer, people: Any) -> None:  # noqa: F811
+    """In the lobby, "Open seat 2 to people" takes the place of "Give Carla's seat to the
+    computer" once the first click is answered: the second click of the double-click is no
+    press of it, and the seat stays the computer's (it was opened again)."""
+    code, _, anna = anna_hosts_a_lobby(tserver, people)
+    assert tserver.http.post(f"/api/tables/{code}/seats/1",
+                             json={"name": "Carla"}).status_code == 201
+    page = anna.page
+    give = page.locator("#lobby-seat-r button.to-computer")
+    box = give.bounding_box()
+    page.mouse.click(box["x"] + 5, box["y"] + box["height"] / 2)  # the first click
+    page.wait_for_selector("#lobby-seat-r[data-kind='computer'] button.open-seat")
+    after = page.locator("#lobby-seat-r button.open-seat").bounding_box()
+    page.mouse.move(after["x"] + 5, after["y"] + after["height"] / 2)
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(f"{req.method} {req.url}"))
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    asked_after(page, asked)
+    assert not [u for u in asked if u.endswith("/open")], asked
+    assert tserver.view(code)["seats"][1]["kind"] == "computer"
