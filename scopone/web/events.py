@@ -236,6 +236,11 @@ class Presence:
     def _came(self, key: tuple[str, int], task: asyncio.Task[None]) -> None:
         if self._coming.get(key) is task:
             del self._coming[key]
+        if not task.cancelled():
+            # A refusal went to each stream that waited for the write (their 503s); with
+            # every one of them gone meanwhile there is nobody to tell, and asyncio would log
+            # the exception as never retrieved.
+            task.exception()
 
     def closed(self, game_id: str, seat: int) -> None:
         key = (game_id, seat)
