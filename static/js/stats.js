@@ -37,7 +37,15 @@ export function accuracyChart(points) {
     <text x="2" y="${y(a) + 4}" font-size="10" fill="#14301f">${a * 100}%</text>`).join('');
   const dots = points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.accuracy).toFixed(1)}" r="3" fill="#1d6b3c"/>`).join('');
   const pct = (a) => Math.round(a * 100);
-  const avg = points.reduce((s, p) => s + p.accuracy, 0) / n;
+  // The average is accuracy as SPEC §7 defines it, the share of judged plays rated best or
+  // good, over these rounds: each round weighs by its judged plays, not one round one vote (a
+  // round mostly played by the computer for a person away judges one or two plays: 6 of 9 and
+  // 1 of 2 said "average 58%" for 7 of 11 judged plays, 64%; QA helper-78). The good plays
+  // are counted back from the accuracy kept to four digits.
+  const judged = points.reduce((s, p) => s + (p.judged || 0), 0);
+  const avg = judged > 0 && points.every((p) => p.judged > 0)
+    ? points.reduce((s, p) => s + Math.round(p.accuracy * p.judged), 0) / judged
+    : points.reduce((s, p) => s + p.accuracy, 0) / n;
   // One round has no range nor average to tell.
   const label = tr(n === 1 ? 'accuracyChartOne' : 'accuracyChart', { n, first: pct(points[0].accuracy), last: pct(points[n - 1].accuracy), avg: pct(avg) });
   return `<svg viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}" focusable="false">
