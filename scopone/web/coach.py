@@ -28,7 +28,7 @@ import multiprocessing
 import os
 import time
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -40,7 +40,7 @@ from ..engine import Rules, SeatView
 from ..players import LEVELS
 from ..workers import watch_server
 from . import errors as e
-from .store import GameRecord, PersonRecord
+from .store import GameRecord, PersonRecord, log_failure
 from .table import chosen_by_computer, former_holders, table_of
 from .views import HUMAN, codes, game_view
 
@@ -60,6 +60,11 @@ HINTS_KEPT = 256
 QUEUE_PER_WORKER = 4
 #: Tries to add the coach's data to a game that other requests keep changing.
 META_TRIES = 3
+#: Rounds waiting, in a process, for an idle pool to review them (their accuracy for the
+#: statistics): beyond it the oldest waits for its review to be opened instead.
+LATER_KEPT = 64
+#: How often a round waiting for an idle pool looks again (seconds).
+IDLE_POLL_SECONDS = 0.5
 
 #: Tries at changing a person's statistics while other processes change them too.
 PERSON_TRIES = 5
@@ -230,6 +235,10 @@ class CoachService:
         self._flights: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._hints: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Rounds to review once the pool is idle (game id, match, round, seat), oldest first,
+        # and the task that reviews them (``_review_later``).
+        self._later: deque[tuple[str, int, int, int]] = deque(maxlen=LATER_KEPT)
+        self._reviewer: asyncio.Task[None] | None = None
         # A person's statistics are read, changed and written back, with store calls awaited
         # in between (one that would wait is made on a thread, and others run meanwhile): the
         # write is refused if another came between (``save_person``), and in this process they
@@ -342,9 +351,36 @@ class CoachService:
                 d, round_level, s, score, m.winner, match_level,
                 key=f"{match_key(rec)}:{m.round_number}:{s}"))
             if self._busy == 0:
-                # An idle pool reviews the round at once, so opening the review is instant;
-                # a busy one leaves it to the request.
+                # An idle pool reviews the round at once, so opening the review is instant.
                 self._spawn(self.review_for(rec, m.round_number, seat, self._load_any))
+            else:
+                self._review_later(rec, m.round_number, seat)
+
+    def _review_later(self, rec: GameRecord, number: int, seat: int) -> None:
+        """A round that ended while the pool was busy (a hint, another seat's review) is
+        reviewed once it is idle: its accuracy is credited to the person's statistics whether
+        or not they open its review. It was left to the request, and a round whose review
+        nobody opened never reached the accuracy chart (QA helper-78: at a table, the second
+        person's round, reviewed only when the first person's review was done)."""
+        self._later.append((rec.id, match_number(rec), number, seat))
+        if self._reviewer is None or self._reviewer.done():
+            self._reviewer = asyncio.get_running_loop().create_task(self._review_when_idle())
+            self._tasks.add(self._reviewer)
+            self._reviewer.add_done_callback(self._done)
+
+    async def _review_when_idle(self) -> None:
+        while self._later:
+            while self._busy:
+                await asyncio.sleep(IDLE_POLL_SECONDS)
+            game_id, match, number, seat = self._later.popleft()
+            try:
+                # The game as it is now: its review may have been asked for meanwhile.
+                rec = await self._load_any(game_id)
+                await self.review_for(rec, number, seat, self._load_any, match)
+            except (e.NotFound, e.Conflict, e.Unavailable):
+                pass  # gone, a rematch kept only its last round, or the pool busy again
+            except Exception as exc:
+                log_failure(log, "reviewing a round later failed", exc)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
