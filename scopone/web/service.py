@@ -227,12 +227,25 @@ class GameService:
         counted a hint), the change is applied again to the stored copy."""
         async with self._locked(game_id):
             rec = self._take(game_id)
-            if rec is None or rec.version != version:
+            hot = rec is not None and rec.version == version
+            if rec is None or not hot:
                 rec = await self._load(game_id)
             for _ in range(2):
                 if rec.version != version:
                     raise e.Conflict(e.STALE_VERSION, game_view(rec))
-                await change(rec)
+                try:
+                    await change(rec)
+                except e.Conflict:
+                    # A hot copy is only this process's last write: the store may have moved
+                    # on (another process played) or dropped the game (the sweep). Its
+                    # refusal (not your turn, match over...) would answer with that copy's
+                    # view, a 409 showing a game the store no longer holds at that version,
+                    # or at all (GET said 404). Ask the store before answering with it.
+                    if hot and await self.db.version(game_id) != rec.version:
+                        rec = await self._load(game_id)  # 404 when it was swept away
+                        raise e.Conflict(e.STALE_VERSION, game_view(rec)) from None
+                    raise
+                hot = False
                 rec.meta.pop(GAME_VERSION, None)  # the position changed with this version
                 if await self.commit(rec, card_played):
                     return rec

@@ -45,3 +45,47 @@ def test_zero_hours_keeps_everything(api_factory: Any) -> None:
         store.close()
     with built.client as client:
         assert client.get(f"/api/games/{rec.id}").status_code == 200
+
+
+# Every card code, to find one not in a hand (refused by the rules whoever's turn it is).
+ALL_CARDS = [f"{rank}{suit}" for suit in "DCSB" for rank in range(1, 11)]
+
+
+def test_a_game_swept_away_is_404_to_a_move_where_it_was_kept_hot(api: Any) -> None:
+    """The process that stored a game last keeps it hot. Swept away (a finished match's page
+    still open a day later), a move the rules refuse on that copy answered 409 with the swept
+    game's whole view while GET answered 404, until 2,048 newer games pushed it out of the
+    cache (QA helper-79): the page then showed the dead game again instead of a new one."""
+    game = api.create()
+    gid, version = game["id"], game["version"]
+    assert api.store.remove_old(time.time() + 60, time.time() + 60) == 1
+    assert api.client.get(f"/api/games/{gid}").status_code == 404
+    card = next(c for c in ALL_CARDS if c not in game["hand"])
+    for path, body in ((f"/api/games/{gid}/moves",
+                        {"version": version, "card": card, "capture": []}),
+                       (f"/api/games/{gid}/next-round", {"version": version})):
+        r = api.client.post(path, json=body)
+        assert r.status_code == 404, r.text
+
+
+def test_a_move_refused_on_a_hot_copy_another_process_moved_on_is_stale(
+        api_factory: Any) -> None:
+    """Two processes: the one that stored the game last keeps its copy hot while the other
+    plays the next card. A request at the hot copy's version is stale (409 with the game as
+    stored), not refused by the rules on the old copy with the old copy's view."""
+    first, second = api_factory(), api_factory()
+    rng = random.Random(3)
+    with first.client, second.client:
+        game = first.until(first.create(), "your_turn", rng)
+        moved = first.step(game, rng)  # stored by ``first``: its hot copy
+        assert moved["status"] == "computer_turn"
+        r = second.client.post(f"/api/games/{moved['id']}/advance",
+                               json={"version": moved["version"]})
+        assert r.status_code == 200, r.text
+        newest = r.json()["version"]
+        card = next(c for c in ALL_CARDS if c not in moved["hand"])
+        r = first.client.post(f"/api/games/{moved['id']}/moves",
+                              json={"version": moved["version"], "card": card, "capture": []})
+        assert r.status_code == 409, r.text
+        assert r.json()["detail"] == "stale version"
+        assert r.json()["game"]["version"] == newest
