@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
 
 from . import errors as e
-from .events import PING_SECONDS, wait_while_away
+from .events import PING_SECONDS, swept, wait_while_away
 from .push import Watch
 from .service import GameService
 from .store import log_failure
@@ -143,4 +143,6 @@ async def solo_events(games: GameService, driver: SoloDriver, game_id: str, spee
                         sent = rec.version
                 newer = await watch.changed(min(PING_SECONDS, left))
                 if not newer and left > PING_SECONDS:
-                    yield b": ping\n\n"
+                    yield b": ping\n\n"  # first: a slow store must not hold the ping back
+                    if await swept(games.db, game_id):
+                        return  # swept away meanwhile (no news told it): the page meets a 404
