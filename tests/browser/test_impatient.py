@@ -45,6 +45,17 @@ def wait_for(held: list[Any], page: Any) -> Any:
     raise AssertionError("the new match was never asked for")
 
 
+def asked_after(page: Any, asked: list[str]) -> None:
+    """Waits until a request the page makes now is seen: any request made before it (a second
+    press's) has been seen by then (the browser reports its requests in order)."""
+    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
+    for _ in range(200):  # a guard, not a measure
+        if any(u.endswith("/healthz") for u in asked):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the page's request was never seen")
+
+
 def sent(page: Any, request: str) -> int:
     return sum(r.split("?")[0] == request for r in page.watch.requests)
 
@@ -214,13 +225,7 @@ def test_at_a_table_enter_held_on_the_last_card_leaves_the_summary_to_be_read(
     page.wait_for_selector("#summary:not([hidden]) #summary-go:visible")
     page.keyboard.down("Enter")  # still held: a repeat
     page.keyboard.up("Enter")
-    # A request the page makes after the repeat: once it is seen, one the repeat made would
-    # have been seen before it (the browser reports its requests in order).
-    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
-    for _ in range(200):  # a guard, not a measure
-        if any(u.endswith("/healthz") for u in asked):
-            break
-        page.wait_for_timeout(50)
+    asked_after(page, asked)  # a deal the repeat asked for would have been seen by then
     assert not [u for u in asked if u.endswith("/next-round")], asked
     assert page.locator("#summary").is_visible()
     page.keyboard.press("Enter")
@@ -244,12 +249,7 @@ def test_sit_down_pressed_twice_sits_once_and_says_nothing_of_a_seat_taken(
     page.evaluate("() => { const form = document.getElementById('sit-form');"
                   " form.requestSubmit(); form.requestSubmit(); }")
     page.wait_for_function("() => document.body.dataset.seat === '2'")
-    # A request made after both: once seen, a second seat request would have been seen before.
-    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
-    for _ in range(200):  # a guard, not a measure
-        if any(u.endswith("/healthz") for u in asked):
-            break
-        page.wait_for_timeout(50)
+    asked_after(page, asked)  # a second seat request would have been seen by then
     assert len([u for u in asked if u.startswith("POST") and "/seats/2" in u]) == 1, asked
     assert "taken" not in page.inner_text("body")
     anna.page.wait_for_selector("#lobby-seat-t[data-kind='person']")  # her partner's

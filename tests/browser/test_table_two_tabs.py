@@ -11,6 +11,7 @@ import pytest
 
 from .conftest import DESKTOP
 from .test_deal_waits import anna_at
+from .test_impatient import asked_after
 from .test_round_end_shown import scripted_table
 from .test_tables import (  # noqa: F401
     NETWORK_NOISE,
@@ -93,17 +94,6 @@ def test_a_seat_taken_in_one_tab_is_the_other_tabs_seat_too(
                              arg=len(hand(bea.page)))
     assert sorted(hand(second)) == sorted(hand(bea.page))
     assert not errors
-
-
-def asked_after(page: Any, asked: list[str]) -> None:
-    """Waits until a request the page makes now is seen: any request made before it (a second
-    press's) has been seen by then (the browser reports its requests in order)."""
-    page.evaluate("() => fetch('/healthz').then((r) => r.status)")
-    for _ in range(200):  # a guard, not a measure
-        if any(u.endswith("/healthz") for u in asked):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("the page's request was never seen")
 
 
 def test_start_and_leave_pressed_twice_ask_once(
