@@ -54,7 +54,8 @@ log = logging.getLogger(__name__)
 
 
 def _sweep_once(store: Store, settings: Settings) -> None:
-    """Removes finished and abandoned games (settings ``*_hours``; 0 keeps them)."""
+    """Removes finished and abandoned games (settings ``*_hours``; 0 keeps them), and the
+    people untouched as long as an abandoned game who never finished a round."""
     now = time.time()
     forever = 1e18
     finished = now - settings.finished_hours * 3600 if settings.finished_hours else -forever
@@ -66,6 +67,13 @@ def _sweep_once(store: Store, settings: Settings) -> None:
         return
     if removed:
         log.info("removed %d old games", removed)
+    try:
+        gone = store.remove_idle_people(idle)
+    except Exception as exc:
+        log_failure(log, "sweeping idle people failed", exc)
+        return
+    if gone:
+        log.info("removed %d people who never finished a round", gone)
 
 
 async def _sweep(store: Store, settings: Settings) -> None:

@@ -347,6 +347,9 @@ class CoachService:
         score = m.rounds[-1]
         round_level, match_level = coach_meta(rec).get("credit_levels", [rec.level, rec.level])
         for seat, person in people_of(rec).items():
+            # Made again if the sweep removed it meanwhile (a person untouched for the idle
+            # limit with no round counted: ``remove_idle_people``); a seat's person is known.
+            await self._known(person)
             await self._change_person(person, lambda d, s=seat: credit_round(  # type: ignore[misc]
                 d, round_level, s, score, m.winner, match_level,
                 key=f"{match_key(rec)}:{m.round_number}:{s}"))

@@ -1,13 +1,16 @@
-"""Finished and abandoned games are removed after the configured time, by the server itself."""
+"""Finished and abandoned games are removed after the configured time, by the server itself, and
+so are the people who never finished a round, untouched as long."""
 
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from typing import Any
 
+from scopone.coach.stats import empty_stats
 from scopone.engine import Match, Rules
-from scopone.web.store import GameRecord, open_store
+from scopone.web.store import GameRecord, PersonRecord, open_store
 
 
 def test_the_server_sweeps_old_games_at_start(api_factory: Any) -> None:
@@ -89,3 +92,56 @@ def test_a_move_refused_on_a_hot_copy_another_process_moved_on_is_stale(
         assert r.status_code == 409, r.text
         assert r.json()["detail"] == "stale version"
         assert r.json()["game"]["version"] == newest
+
+
+def _person(store: Any, pid: str, hours_ago: float, **fields: Any) -> None:
+    data = {**empty_stats(), **fields}
+    when = time.time() - hours_ago * 3600
+    assert store.save_person(PersonRecord(pid, data, when, when))
+
+
+def test_people_who_never_finished_a_round_are_swept_when_idle(api_factory: Any) -> None:
+    """Any client may send a new person id with each game it makes (``X-Scopone-Person``),
+    and each made a row of statistics kept for ever (QA helper-79). Untouched as long as an
+    abandoned game, a person no round was ever counted for is removed: their statistics page
+    said "no statistics yet", as it does for an id it does not know. Everyone else stays."""
+    built = api_factory(finished_hours=1.0, idle_hours=24.0)
+    store = open_store(built.app.state.settings.store_url)
+    people = {"idle_never_played": (25, {}), "idle_with_rounds": (25, {"rounds": 2}),
+              "recent_never_played": (1, {}), "hints_only_recent": (1, {"hints": 3})}
+    ids = {name: secrets.token_hex(16) for name in people}
+    try:
+        for name, (hours, fields) in people.items():
+            _person(store, ids[name], hours, **fields)
+    finally:
+        store.close()
+    with built.client as client:  # the server sweeps at start
+        kept = {name for name, pid in ids.items()
+                if client.get(f"/api/people/{pid}/stats").status_code == 200}
+    assert kept == {"idle_with_rounds", "recent_never_played", "hints_only_recent"}
+
+
+def test_zero_idle_hours_keeps_every_person(api_factory: Any) -> None:
+    built = api_factory(finished_hours=0.0, idle_hours=0.0)
+    store = open_store(built.app.state.settings.store_url)
+    pid = secrets.token_hex(16)
+    try:
+        _person(store, pid, 10 * 365 * 24)
+    finally:
+        store.close()
+    with built.client as client:
+        assert client.get(f"/api/people/{pid}/stats").status_code == 200
+
+
+def test_a_round_finished_after_its_person_was_swept_is_counted(api: Any) -> None:
+    """A person swept away (no round counted, untouched for the idle limit) who then finishes
+    a round of a game still kept: the row is made again and the round counted."""
+    pid = secrets.token_hex(16)
+    r = api.client.post("/api/games", json={"level": "easy"}, headers={"X-Scopone-Person": pid})
+    assert r.status_code == 201, r.text
+    game = r.json()
+    assert api.store.remove_idle_people(time.time() + 60) == 1  # swept as if long idle
+    assert api.client.get(f"/api/people/{pid}/stats").status_code == 404
+    api.round_end(game, random.Random(3))
+    stats = api.client.get(f"/api/people/{pid}/stats")
+    assert stats.status_code == 200 and stats.json()["rounds"] == 1, stats.text

@@ -172,6 +172,12 @@ class Store(Protocol):
         """Deletes games finished and untouched since ``finished_before``, and any game
         untouched since ``idle_before`` (abandoned); returns how many."""
 
+    def remove_idle_people(self, idle_before: float) -> int:
+        """Deletes the people no round was ever counted for (``rounds`` 0: their statistics
+        page says "no statistics yet" anyway) and untouched since ``idle_before``; returns how
+        many. Any client may send a new person id with each game it makes: those rows went
+        on growing for ever (QA helper-79)."""
+
     def load_person(self, person_id: str) -> PersonRecord | None: ...
 
     def save_person(self, rec: PersonRecord, expected_updated: float | None = None) -> bool:

@@ -229,6 +229,9 @@ class ObservedStore:
     def remove_old(self, finished_before: float, idle_before: float) -> int:
         return self._call(self.inner.remove_old, finished_before, idle_before)
 
+    def remove_idle_people(self, idle_before: float) -> int:
+        return self._call(self.inner.remove_idle_people, idle_before)
+
     def load_person(self, person_id: str) -> PersonRecord | None:
         return self._call(self.inner.load_person, person_id)
 

@@ -447,6 +447,12 @@ class PostgresStore:
                 (finished_before, idle_before))
             return cur.rowcount
 
+    def remove_idle_people(self, idle_before: float) -> int:
+        with checked(self._pool) as conn:
+            cur = conn.execute("DELETE FROM people WHERE updated < %s"
+                               " AND (data::jsonb ->> 'rounds')::int = 0", (idle_before,))
+            return cur.rowcount
+
     # ----- people ---------------------------------------------------------------------------
 
     def load_person(self, person_id: str) -> PersonRecord | None:

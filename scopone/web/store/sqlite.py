@@ -267,6 +267,12 @@ class SqliteStore:
                 (finished_before, idle_before))
             return cur.rowcount
 
+    def remove_idle_people(self, idle_before: float) -> int:
+        with self._holding(self._lock, self._db) as db:
+            cur = db.execute("DELETE FROM people WHERE updated < ?"
+                             " AND json_extract(data, '$.rounds') = 0", (idle_before,))
+            return cur.rowcount
+
     # ----- people ---------------------------------------------------------------------------
 
     def load_person(self, person_id: str) -> PersonRecord | None:
