@@ -47,8 +47,6 @@ from .thinker import Thinker
 from .wallclock import ClockSteps
 
 STATIC_URL = pages.STATIC_URL
-#: Seconds between two sweeps for finished and abandoned games.
-SWEEP_SECONDS = 600.0
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +75,10 @@ def _sweep_once(store: Store, settings: Settings) -> None:
 
 
 async def _sweep(store: Store, settings: Settings) -> None:
-    """Sweeps now and then while the server runs (it has swept once before serving)."""
-    while True:
-        await asyncio.sleep(SWEEP_SECONDS)
+    """Sweeps every ``sweep_seconds`` while the server runs (it has swept once before
+    serving); never again with 0."""
+    while settings.sweep_seconds > 0:
+        await asyncio.sleep(settings.sweep_seconds)
         # Off the loop: deleting many old games is the store's longest statement.
         await asyncio.to_thread(_sweep_once, store, settings)
 

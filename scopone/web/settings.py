@@ -121,6 +121,9 @@ class Settings:
     # idle_hours untouched (abandoned); 0 keeps them forever.
     finished_hours: float = 24.0
     idle_hours: float = 24.0 * 7
+    # Seconds between two of those sweeps (each process sweeps once as it starts, then at this
+    # period); 0: only at the start.
+    sweep_seconds: float = 600.0
     static_dir: Path = field(default=REPO_ROOT / "static")
     templates_dir: Path = field(default=REPO_ROOT / "templates")
     # The site's own address, e.g. "https://scopone.example", for every absolute link the pages
@@ -183,7 +186,7 @@ class Settings:
             "max_body_bytes": int, "table_pace": float, "fast_pace": float,
             "table_reconnect_seconds": float, "process_stale_seconds": float,
             "events_max_seconds": float, "workers": int, "finished_hours": float,
-            "idle_hours": float, "coach_seconds": float,
+            "idle_hours": float, "sweep_seconds": float, "coach_seconds": float,
             "static_dir": Path, "templates_dir": Path, "public_url": str,
             "metrics_token": str,
         }

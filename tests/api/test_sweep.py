@@ -50,6 +50,26 @@ def test_zero_hours_keeps_everything(api_factory: Any) -> None:
         assert client.get(f"/api/games/{rec.id}").status_code == 200
 
 
+def test_the_server_sweeps_again_at_its_period(api_factory: Any) -> None:
+    """SCOPONE_SWEEP_SECONDS: a game finished long ago and stored after the start is gone at
+    the next sweep (the period was a constant of 600 s that no operator could change)."""
+    built = api_factory(finished_hours=1.0, idle_hours=24.0, sweep_seconds=0.2)
+    with built.client as client:
+        store = open_store(built.app.state.settings.store_url)
+        try:
+            rec = GameRecord.new(Match(Rules(), random.Random(2)), "easy")
+            rec.match.winner = 0
+            rec.updated = time.time() - 2 * 3600
+            store.insert(rec)
+        finally:
+            store.close()
+        deadline = time.monotonic() + 10.0  # a guard on a loaded machine, not a measure
+        while (client.get(f"/api/games/{rec.id}").status_code == 200
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        assert client.get(f"/api/games/{rec.id}").status_code == 404
+
+
 # Every card code, to find one not in a hand (refused by the rules whoever's turn it is).
 ALL_CARDS = [f"{rank}{suit}" for suit in "DCSB" for rank in range(1, 11)]
 
