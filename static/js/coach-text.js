@@ -257,11 +257,30 @@ export function missingCoachKeys() {
   return missing;
 }
 
-/** A margin or a cost as people read it: "+1.2", "−0.4", "0.0" (locale decimal mark). */
-export function signed(lang, x) {
-  const v = Math.round(x * 10) / 10;
-  const text = Math.abs(v).toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** A margin or a cost as people read it: "+1.2", "−0.4", "0.0" (locale decimal mark), to
+ * ``digits`` decimals. */
+export function signed(lang, x, digits = 1) {
+  const v = Math.round(x * 10 ** digits) / 10 ** digits;
+  const text = Math.abs(v).toLocaleString(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   if (v > 0) return `+${text}`;
   if (v < 0) return `−${text}`;
   return text;
+}
+
+/** The least loss of each label but best (best: up to ``good``'s, inclusive); the server's
+ * scopone/coach/labels.py BEST_WINDOW and THRESHOLDS (a test keeps them equal). */
+export const LOSS_FROM = { good: 0.25, inaccuracy: 0.5, mistake: 0.8, blunder: 1.5 };
+
+function labelOf(loss) {
+  if (loss <= LOSS_FROM.good) return 'best';
+  return ['blunder', 'mistake', 'inaccuracy'].find((k) => loss >= LOSS_FROM[k]) || 'good';
+}
+
+/** What a play labelled ``label`` cost, "0.6": to one decimal, or two where one would read as
+ * another label's (a "good" 0.46 and an "inaccuracy" 0.52 both read 0.5). The two are cut,
+ * not rounded: a "good" 0.496 is 0.49, under inaccuracy's 0.5 (every bound has two decimals). */
+export function costText(lang, loss, label) {
+  const tenths = Math.round(loss * 10) / 10;
+  const shown = labelOf(tenths) === label ? signed(lang, tenths) : signed(lang, Math.floor(loss * 100 + 1e-9) / 100, 2);
+  return shown.replace('+', '');
 }

@@ -7,7 +7,7 @@ import { ApiError, REVIEW_TIMEOUT, call } from './api.js';
 import { cardSvg, suitSign } from './cards.js';
 import { cardList, cardName, seatName, t } from './i18n.js';
 import { focusControl } from './menu.js';
-import { ct, reasonTexts, signed } from './coach-text.js';
+import { costText, ct, reasonTexts, signed } from './coach-text.js';
 
 const $ = (id) => document.getElementById(id);
 /** Whether two moves of the coach's answers are the same card taking the same cards (the
@@ -818,7 +818,7 @@ export function installCoach(getState, options = {}) {
       const same = sameMove(p.best, p.played);
       // Another move judged best, but the play labelled "best" too: its loss is within the
       // judgement's noise (SPEC §7), so it did not cost anything worth the name.
-      const after = p.label === 'best' ? tr('asGood') : tr('cost', { x: signed(lang(), p.loss).replace('+', '') });
+      const after = p.label === 'best' ? tr('asGood') : tr('cost', { x: costText(lang(), p.loss, p.label) });
       verdict = `<p class="verdict"><span class="chip ${p.label}" id="review-label">${esc(tr(p.label))}</span>
         ${same ? esc(tr('sameAsBest')) : `${esc(tr('bestWas', { move: moveText(p.best) }))}. ${esc(after)}`}</p>
         <ol class="hint-options">${p.options.map((o) => optionRow(o, { played: p.played })).join('')}</ol>`;

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from scopone.coach import BEST_WINDOW, THRESHOLDS, label_for
 from scopone.web.coach import help_counts
 from scopone.web.store import GameRecord, SqliteStore
 
@@ -186,6 +187,27 @@ def test_the_hint_says_the_reasons_of_each_move(
     kind = "desktop" if device is DESKTOP else "phone-360"
     page.screenshot(path=str(ARTIFACTS / f"coach-hint-reasons-{kind}.png"))
     assert_accessible(page, "hint with reasons")
+
+
+def test_a_cost_never_reads_as_another_labels(open_page: Callable[..., Any]) -> None:
+    """A review's "It cost x points" was rounded to one decimal, so a "good" 0.46 and an
+    "inaccuracy" 0.52 both said 0.5 (QA helper-78): where one decimal would read as another
+    label's, two are shown, cut so they stay within the label's range."""
+    page = open_page(DESKTOP)
+    cases = [(0.46, "good"), (0.52, "inaccuracy"), (0.496, "good"), (0.5, "inaccuracy"),
+             (0.76, "inaccuracy"), (0.8, "mistake"), (1.46, "mistake"), (1.5, "blunder"),
+             (0.29, "good"), (0.64, "inaccuracy"), (2.37, "blunder")]
+    said = page.evaluate(
+        "async (cases) => { const m = await import('/static/js/coach-text.js');"
+        " return { bounds: m.LOSS_FROM, en: cases.map(([x, l]) => m.costText('en', x, l)),"
+        " de: cases.map(([x, l]) => m.costText('de', x, l)) }; }", cases)
+    assert said["bounds"] == {"good": BEST_WINDOW, "inaccuracy": THRESHOLDS[0],
+                              "mistake": THRESHOLDS[1], "blunder": THRESHOLDS[2]}
+    assert said["en"] == ["0.46", "0.5", "0.49", "0.5", "0.76", "0.8", "1.46", "1.5", "0.3",
+                          "0.6", "2.4"]
+    assert said["de"][:3] == ["0,46", "0,5", "0,49"]
+    for (loss, label), text in zip(cases, said["en"], strict=True):
+        assert label_for(float(text)) == label, (loss, text)
 
 
 def test_the_reasons_are_said_in_every_language(open_page: Callable[..., Any]) -> None:
