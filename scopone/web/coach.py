@@ -207,6 +207,10 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
     return {"variant": rules.variant, "napola": rules.napola, "target": rules.target}
 
 
+#: Where a round's help counts keep the position each kind was last asked at.
+ASKED_AT = {"hints": "hinted_at", "seen": "seen_at"}
+
+
 def hints_used(help_: dict[str, Any]) -> int:
     """A round's hints used from its counts: SPEC §7 counts each opening of the cards seen like
     a hint."""
@@ -449,10 +453,13 @@ class CoachService:
                           position: int | None = None) -> dict[str, Any]:
         """Counts one hint (``kind`` "hints") or one opening of the cards seen ("seen") for the
         seat's round, and for its person; returns the round's counts as stored with this one.
-        A hint for the ``position`` last hinted is the same hint again: not counted twice."""
+        Help of a kind asked again at the ``position`` it was last asked at shows nothing new:
+        not counted twice (the cards seen closed and opened again at one position counted
+        twice, unlike the hint it is counted like, SPEC §7)."""
         key = f"{rec.match.round_number}:{seat}"
+        at_key = ASKED_AT[kind]
         known = help_counts(rec, rec.match.round_number, seat)
-        if position is not None and known.get("hinted_at") == position:
+        if position is not None and known.get(at_key) == position:
             return known  # nothing to store
         stored: dict[str, Any] = {}
         counted = False
@@ -461,11 +468,11 @@ class CoachService:
             nonlocal counted
             help_ = coach_meta(r).setdefault("help", {}).setdefault(key, {})
             # Another request for this hint may have been stored since ``rec`` was read.
-            counted = position is None or help_.get("hinted_at") != position
+            counted = position is None or help_.get(at_key) != position
             if counted:
                 help_[kind] = int(help_.get(kind, 0)) + 1
                 if position is not None:
-                    help_["hinted_at"] = position
+                    help_[at_key] = position
             stored.clear()
             stored.update(help_)
 
@@ -512,17 +519,21 @@ class CoachService:
         return {**out, "version": rec.version, "hints_used": hints_used(counts)}
 
     async def cards_seen(self, game_id: str, seat: int) -> dict[str, Any]:
-        return await self.cards_seen_for(await self.service._load(game_id), seat,
-                                         self.service._load)
+        rec = await self.service._load(game_id)
+        return await self.cards_seen_for(rec, seat, self.service._load,
+                                         self.service.position_version(rec))
 
-    async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader) -> dict[str, Any]:
+    async def cards_seen_for(self, rec: GameRecord, seat: int, load: Loader,
+                             position: int) -> dict[str, Any]:
+        """Where each card is as far as ``seat`` knows; counted like a hint, once a
+        ``position`` (the version the cards lie as they do since, as for the hint)."""
         seen = cards_seen(SeatView.of(rec.match.round, seat))
         if rec.match.round.is_over:
             # Every card is in sight once the round is over: opened then, the panel helps
             # with nothing, and the round's summary already said how much help was used.
             counts = help_counts(rec, rec.match.round_number, seat)
         else:
-            counts = await self._count_help(rec, seat, "seen", load)
+            counts = await self._count_help(rec, seat, "seen", load, position)
         return {"cards": [{"card": str(c), "place": p} for c, p in seen.places],
                 "played": codes(seen.played), "unseen_by_rank": list(seen.unseen_by_rank),
                 "settebello": seen.settebello, "opened": int(counts.get("seen", 0)),

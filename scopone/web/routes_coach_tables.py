@@ -114,7 +114,9 @@ async def table_cards_seen(code: Code, tables: Tables, coach: Coach,
     hint only when the host allowed hints (403 otherwise)."""
     at = await _Seated.at(tables, code, authorization, help_=True)
     at.require_playing()
-    return await coach.cards_seen_for(at.rec, at.seat, at.load)
+    # The game's position, as for the hint: someone connecting moves the table's version only.
+    position = int(at.table.get("game_version", at.rec.version))
+    return await coach.cards_seen_for(at.rec, at.seat, at.load, position)
 
 
 @router.get("/{code}/rounds/{number}/review", response_model=ReviewOut,

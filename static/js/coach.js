@@ -218,7 +218,8 @@ export function installCoach(getState, options = {}) {
     }
     coach.seenOpen = true;
     coach.last = 'seen';
-    // Each opening counts (before the panel is drawn, which would count it for its round).
+    // Each opening is told to the server, which counts it once a position, like a hint
+    // (told before the panel is drawn, which would tell it for its round).
     const view = getState().view;
     if (view) countSeen(view);
     afterRender();

@@ -190,11 +190,14 @@ def test_cards_seen_shows_no_hidden_card_and_is_counted(api: Api) -> None:
     assert sum(seen["unseen_by_rank"]) == len(hidden)
     assert set(seen["played"]) == {p["card"] for p in game["history"]}
     assert seen["settebello"] == places["7D"]
+    # Counted like a hint (SPEC §7): opened again at the same position, it shows nothing new
+    # and is not counted again; a card later, it is. A hint now is the round's third, and the
+    # statistics count the openings among the hints used.
+    again = api.client.post(f"/api/games/{gid}/cards-seen").json()
+    assert again["opened"] == 1 and again["hints_used"] == 1
+    game = api.step(api.get(gid), rng)
     again = api.client.post(f"/api/games/{gid}/cards-seen").json()
     assert again["opened"] == 2 and again["hints_used"] == 2
-    # Counted like a hint (SPEC §7): a hint now is the round's third, and the statistics count
-    # the openings among the hints used.
-    game = api.get(gid)
     game = api.until(game, "your_turn", rng)
     h = api.client.post(f"/api/games/{gid}/hint", json={"version": game["version"]}).json()
     assert h["hints_used"] == 3
