@@ -342,7 +342,23 @@ async function playMove(move) {
   }
 }
 
-let dealing = false; // this page's deal (next round, rematch) is on its way
+// The requests on their way, by name ('deal': next round or rematch; 'sit', 'start', 'leave'):
+// pressed again before the server answered (a double click or tap, Enter held), each sent a
+// second request, refused (409, 403) as the first had done it, and its person read that the
+// seat was taken, or that they were not the host (QA helper-76, helper-77).
+const onTheirWay = new Set();
+const asked = (name) => onTheirWay.has(name);
+
+/** Runs `fn` unless the request `name` is already on its way; its value, or undefined. */
+async function once(name, fn) {
+  if (asked(name)) return undefined;
+  onTheirWay.add(name);
+  try {
+    return await fn();
+  } finally {
+    onTheirWay.delete(name);
+  }
+}
 
 /** Whether `action` (resend.js) is still this person's to send: their seat still theirs, the
  * page still showing where they asked for it. */
@@ -365,7 +381,7 @@ const waiting = actionWaits((action) => {
   } else {
     // A deal on its way, or a newer view to show first: a friend's deal held behind the
     // summary (drain) is shown, and drops this one, rather than cut short.
-    if (dealing || behind()) return false;
+    if (asked('deal') || behind()) return false;
     summaryAction();
   }
   return true;
@@ -418,49 +434,41 @@ const repeatClick = (event) => event.detail > 1;
 const handToComputer = (seat) => changeSeat(seat, (v) => tables.toComputer(code, token(), seat, v));
 const openSeat = (seat) => changeSeat(seat, (v) => tables.openSeat(code, token(), seat, v));
 
-// A seat asked for and not yet answered: Sit down pressed again (a double tap, Enter held in the
-// name field) sent a second request, refused as taken, and the person who had just sat down
-// read that the seat was taken (QA helper-76).
-let sitting = false;
-let starting = false; // the host's Start is on its way
-let leaving = false; // Leave the seat is on its way
-
 async function sitDown(event) {
   event.preventDefault();
   const name = cleanName($('sit-name').value);
   const seat = state.chosen;
-  if (seat === null || sitting) return;
+  if (seat === null || asked('sit')) return;
   if (!name) {
     state.notice = tr('badName');
     paint();
     return;
   }
   localStorage.setItem(STORE_NAME, name);
-  sitting = true;
-  try {
-    const res = await tables.sit(code, seat, name);
-    saveSeat(code, res.seat, res.token);
-    state.mine = { seat: res.seat, token: res.token };
-    state.chosen = null;
-    state.notice = '';
-    receive(res.table);
-    stream.reconnect(); // the stream now follows the seat, with its hand
-  } catch (err) {
-    if (err.status === 422) state.notice = tr('badName');
-    else if (err.status === 409) {
-      state.notice = tr('taken');
+  await once('sit', async () => {
+    try {
+      const res = await tables.sit(code, seat, name);
+      saveSeat(code, res.seat, res.token);
+      state.mine = { seat: res.seat, token: res.token };
       state.chosen = null;
-    } else failed(err);
-    paint();
-  } finally {
-    sitting = false;
-  }
+      state.notice = '';
+      receive(res.table);
+      stream.reconnect(); // the stream now follows the seat, with its hand
+    } catch (err) {
+      if (err.status === 422) state.notice = tr('badName');
+      else if (err.status === 409) {
+        state.notice = tr('taken');
+        state.chosen = null;
+      } else failed(err);
+      paint();
+    }
+  });
 }
 
 function summaryAction() {
   const view = state.view;
   const tv = state.table;
-  if (!view || !tv || !state.mine || dealing) return;
+  if (!view || !tv || !state.mine || asked('deal')) return;
   summarySince = 0; // the person closes it: the deal they ask for is shown at once
   if (endHold) {
     endHold(); // a friend dealt first: theirs is shown now, and asking again would be refused
@@ -473,18 +481,17 @@ function summaryAction() {
 /** Asks for the deal after the summary of `view` (`call`): by the server's fault it waits and
  * goes by itself (resend.js), as a card does; a refusal (a 409: someone dealt first) drops it. */
 async function deal(view, call) {
-  dealing = true;
-  try {
-    receiveMaybe(await call());
-    waiting.drop(); // dealt: the view is on its way to the screen
-  } catch (err) {
-    if (serversFault(err)) waiting.later(dealAsked(view));
-    else waiting.drop();
-    failed(err);
-  } finally {
-    dealing = false;
-    paint();
-  }
+  await once('deal', async () => {
+    try {
+      receiveMaybe(await call());
+      waiting.drop(); // dealt: the view is on its way to the screen
+    } catch (err) {
+      if (serversFault(err)) waiting.later(dealAsked(view));
+      else waiting.drop();
+      failed(err);
+    }
+  });
+  paint();
 }
 
 watchPresence(); // before the coach's listeners, so that none of them can hide an input
@@ -782,30 +789,24 @@ function bind() {
     state.notice = long ? tr('badName') : '';
     paint();
   });
-  // Start and Leave act once until the server answers: pressed again meanwhile (a double
-  // click), each sent a second request, refused (409, 403) as the first had done it (QA
-  // helper-77), as Sit down did (sitting).
-  $('btn-start').addEventListener('click', async () => {
-    if (starting) return;
-    starting = true;
-    try {
-      await act(() => tables.start(code, token(), state.table.version));
-    } finally {
-      starting = false;
-    }
-  });
+  // Start and Leave act once until the server answers (once).
+  $('btn-start').addEventListener('click', () => once('start', () => act(() => tables.start(code, token(), state.table.version))));
   $('btn-leave').addEventListener('click', async () => {
     const held = state.mine;
     const seat = held && held.seat;
-    if (seat === null || seat === undefined || leaving) return;
-    leaving = true;
-    try {
-      await tables.leave(code, seat, held.token);
-    } catch (err) {
-      if (err.status !== 403 && err.status !== 404) return failed(err);
-    } finally {
-      leaving = false;
-    }
+    if (seat === null || seat === undefined) return;
+    const left = await once('leave', async () => {
+      try {
+        await tables.leave(code, seat, held.token);
+      } catch (err) {
+        if (err.status !== 403 && err.status !== 404) {
+          failed(err);
+          return false;
+        }
+      }
+      return true;
+    });
+    if (!left) return;
     forgetSeat(code, held.token);
     state.mine = null;
     stream.reconnect();
