@@ -134,7 +134,9 @@ function turnText(state, view) {
  * "your turn" at once would press keys the page still refuses. */
 function announce(state, play, after) {
   let text = playText(state, play, isViewers(state, play));
-  if (after.status === 'your_turn') text += ` ${t(state.prefs.lang, 'yourTurn')}`;
+  // Its own sentence, as the scopa and the leftovers are: glued on with a space, a reader ran
+  // the card's name into it ("… Vier Kelche Du bist dran: …").
+  if (after.status === 'your_turn') text += `. ${t(state.prefs.lang, 'yourTurn')}`;
   $('announce').textContent = text;
 }
 
