@@ -189,7 +189,8 @@ const TEXT = {
     carte: 'Karten', denari: 'Münzen', settebello: 'Settebello', primiera: 'Primiera',
     scope: 'Scope', roundPoints: 'Punkte der Runde', matchScore: 'Stand der Partie',
     nextRound: 'Nächste Runde',
-    weWin: 'Du und dein Partner gewinnen die Partie!',
+    // "Du und dein Partner" takes the verb of "ihr" (as in the rules: "du und dein Partner habt").
+    weWin: 'Du und dein Partner gewinnt die Partie!',
     theyWin: 'Die Gegner gewinnen die Partie.',
     yes: 'ja', no: '—',
     error: 'Verbindungsproblem.', retry: 'Nochmal',

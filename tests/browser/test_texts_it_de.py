@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import DESKTOP, TEST_PREFS, Server
 from .test_keyboard_and_reader import LISTEN
-from .test_match import game_id
+from .test_match import SUMMARY_OPEN, game_id
 
 pytestmark = pytest.mark.browser
 
@@ -36,3 +36,30 @@ def test_the_turn_after_a_play_is_a_sentence_of_its_own(
     page.click("#hand .card[data-code='9C']")
     page.wait_for_function("() => window.said.length >= 4")
     assert re.fullmatch(said, page.evaluate("() => window.said[3][0]"))
+
+
+def test_the_german_winner_is_told_in_good_german(open_page: Callable[..., Any],
+                                                  server: Server) -> None:
+    # 5D takes 5C for a scopa at 10 – 0 (dealer 3: seat 0 leads); the three cards laid after
+    # it go to us too: we reach 11 and win. "Du und dein Partner" takes the verb of "ihr", as
+    # the rule page and the tables already said ("habt"); the summary said "gewinnen".
+    gid = server.insert(["5D", "2B", "9C", "3S"], "5C", dealer=3, scores=(10, 0))
+    page = open_page(DESKTOP, game=gid, prefs={**TEST_PREFS, "lang": "de"})
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='5D']")
+    page.wait_for_function(SUMMARY_OPEN)
+    assert server.game(gid)["status"] == "match_over"
+    assert page.inner_text("#winner") == "Du und dein Partner gewinnt die Partie!"
+    # At a table, a match missed and the clock of a person offline: a whole sentence after
+    # the colon begins with a capital in German (it read "… weg war: du und dein Partner habt
+    # gewonnen", "nicht verbunden: der Computer spielt in 0:42").
+    said = page.evaluate("""() => import('/static/js/i18n-tables.js').then(({ tt }) => [
+        tt('de', 'missedMatch', { n: 1, who: tt('de', 'weWon'), x: 11, y: 5 }),
+        tt('de', 'missedMatch', { n: 2, who: tt('de', 'theyWon'), x: 4, y: 12 }),
+        tt('de', 'clockOffline', { time: '0:42' })])""")
+    assert said == [
+        "Partie 1 ging zu Ende, während diese Seite weg war: Du und dein Partner habt gewonnen,"
+        " 11 zu 5. Die Revanche hat begonnen.",
+        "Partie 2 ging zu Ende, während diese Seite weg war: Die Gegner haben gewonnen, 4 zu 12."
+        " Die Revanche hat begonnen.",
+        "nicht verbunden: Der Computer spielt in 0:42"]
