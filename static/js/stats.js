@@ -30,11 +30,15 @@ export function accuracyChart(points) {
   const h = 120;
   const pad = 22;
   const n = points.length;
-  const x = (i) => pad + (n === 1 ? (w - 2 * pad) / 2 : (i * (w - 2 * pad)) / (n - 1));
+  // Room on the left for the scale's widest figure, "100 %" in German, set right-aligned.
+  const left = 40;
+  const x = (i) => left + (n === 1 ? (w - left - pad) / 2 : (i * (w - left - pad)) / (n - 1));
   const y = (a) => h - pad + 4 - a * (h - pad - 8);
   const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.accuracy).toFixed(1)}`).join(' ');
-  const grid = [0, 0.5, 1].map((a) => `<line x1="${pad}" x2="${w - 4}" y1="${y(a)}" y2="${y(a)}" stroke="#c9bd9c" stroke-width="1"/>
-    <text x="2" y="${y(a) + 4}" font-size="10" fill="#14301f">${a * 100}%</text>`).join('');
+  // The scale's percentages as the texts say them ("50 %" in German, as its label says it),
+  // each ending before its line (the line began under "100%").
+  const grid = [0, 0.5, 1].map((a) => `<line x1="${left - 2}" x2="${w - 4}" y1="${y(a)}" y2="${y(a)}" stroke="#c9bd9c" stroke-width="1"/>
+    <text x="${left - 4}" y="${y(a) + 4}" text-anchor="end" font-size="10" fill="#14301f">${esc(tr('percent', { p: a * 100 }))}</text>`).join('');
   const dots = points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.accuracy).toFixed(1)}" r="3" fill="#1d6b3c"/>`).join('');
   const pct = (a) => Math.round(a * 100);
   // The average is accuracy as SPEC §7 defines it, the share of judged plays rated best or

@@ -4,10 +4,14 @@ they are joined, grammar, and numbers in the language's own format."""
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+
+from scopone.coach.stats import empty_stats
+from scopone.web.store import PersonRecord, SqliteStore
 
 from .conftest import DESKTOP, TEST_PREFS, Server
 from .test_keyboard_and_reader import LISTEN
@@ -65,3 +69,31 @@ def test_the_german_winner_is_told_in_good_german(open_page: Callable[..., Any],
         " Die Revanche hat begonnen.",
         "nicht verbunden: Der Computer spielt in 0:42"]
 
+
+def test_the_accuracy_charts_scale_is_in_the_languages_format(
+        open_page: Callable[..., Any], server: Server) -> None:
+    # The chart's label said "von 67 % bis 50 %" in German and its scale "50%" beside it.
+    pid = secrets.token_hex(16)
+    data = empty_stats()
+    data["rounds"] = 2
+    data["levels"]["easy"]["rounds"] = 2
+    data["accuracy"] = [[1796684181.6, 0.6667, 9], [1796684242.2, 0.5, 2]]
+    store = SqliteStore(server.db_path)
+    try:
+        assert store.save_person(PersonRecord(pid, data, 1.0, 1.0))
+    finally:
+        store.close()
+    for lang, scale in {"de": ["0 %", "50 %", "100 %"], "it": ["0%", "50%", "100%"],
+                        "en": ["0%", "50%", "100%"]}.items():
+        page = open_page(DESKTOP, prefs={**TEST_PREFS, "lang": lang})
+        page.evaluate("id => localStorage.setItem('scopone.person', id)", pid)
+        page.goto(server.url + "/stats")
+        page.wait_for_selector("body[data-status='ready'] #accuracy-chart svg")
+        assert page.eval_on_selector_all("#accuracy-chart svg text",
+                                         "els => els.map((e) => e.textContent)") == scale
+        # Each figure ends before its grid line begins, inside the chart.
+        room = page.evaluate("""() => [...document.querySelectorAll('#accuracy-chart svg text')]
+            .map((t) => [t.getBBox().x, t.getBBox().x + t.getBBox().width,
+                         Number(t.previousElementSibling.getAttribute('x1'))])""")
+        assert all(left >= 0 and right <= x1 for left, right, x1 in room), (lang, room)
+        page.close()
