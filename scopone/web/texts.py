@@ -164,10 +164,13 @@ def card_name(lang: str, code: str) -> str:
 
 
 def best_lang(accept_language: str | None) -> str:
-    """The first language of an Accept-Language header that we speak, else English.
+    """The first language of an Accept-Language header that we speak, else English. A language
+    weighted ``q=0`` is one the reader does not want (RFC 9110), never chosen.
 
     >>> best_lang("it-IT,it;q=0.9,en;q=0.8"), best_lang("fr, de;q=0.5"), best_lang(None)
     ('it', 'de', 'en')
+    >>> best_lang("de;q=0, it;q=0.1"), best_lang("fr, de;q=0")
+    ('it', 'en')
     """
     weighted = []
     for i, part in enumerate((accept_language or "").split(",")):
@@ -178,7 +181,8 @@ def best_lang(accept_language: str | None) -> str:
                 q = float(params.strip()[2:])
             except ValueError:
                 q = 0.0
-        weighted.append((-q, i, tag.strip().lower().split("-")[0]))
+        if q > 0:
+            weighted.append((-q, i, tag.strip().lower().split("-")[0]))
     for _, _, base in sorted(weighted):
         if base in LANGS:
             return base

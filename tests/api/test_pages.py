@@ -111,6 +111,9 @@ def test_the_game_page_speaks_the_browsers_language(client: TestClient) -> None:
     assert page.all("a", id="nav-rules")[0]["href"] == RULES_PATH["it"]
     page = get_page(client, "/", **{"accept-language": "fr-FR"})
     assert page.all("html")[0]["lang"] == "en"
+    # q=0: a language the reader does not want (it was chosen all the same, QA helper-83).
+    page = get_page(client, "/", **{"accept-language": "fr-FR, it;q=0"})
+    assert page.all("html")[0]["lang"] == "en"
 
 
 @pytest.mark.parametrize("lang", LANGS)
