@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .a11y import assert_accessible
-from .conftest import ARTIFACTS, PHONE, TEST_PREFS, side, upright
+from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, side, upright
 from .test_coach import play_round
 from .test_layout import FULL_HAND, PROBE
 from .test_tables import (  # noqa: F401  (fixtures)
@@ -474,6 +474,39 @@ def test_the_friends_dialog_fits_a_narrow_phone_without_scrolling_sideways(
     for el in page.locator("#friends-form label").all():
         b, panel = el.bounding_box(), page.locator(".friends-panel").bounding_box()
         assert b["x"] >= panel["x"] and b["x"] + b["width"] <= panel["x"] + panel["width"], b
+
+
+@pytest.mark.parametrize("size", [(320, 568), (360, 560), None],
+                         ids=["320x568", "360x560", "desktop"])
+@pytest.mark.parametrize("lang", ["en", "it", "de"])
+def test_each_list_of_the_friends_dialog_shows_its_choices_whole(
+        open_page: Callable[..., Any], size: tuple[int, int] | None, lang: str) -> None:
+    """Each list was capped at 60% of its row: "Classico (9 + 4 on the table)" was cut in
+    every language at a phone's width, "Scientifico (10 Karten)" too at 360 px (QA helper-83).
+    Each is now as wide as its longest choice wants, within the panel."""
+    page = open_page(upright(*size) if size else DESKTOP, prefs={**TEST_PREFS, "lang": lang})
+    page.wait_for_function(FULL_HAND)
+    if size:
+        page.locator("#btn-menu").tap()
+        page.locator("#btn-friends").tap()
+    else:
+        page.click("#btn-friends")
+    page.wait_for_selector("#friends:visible")
+    cut = page.evaluate("""() => [...document.querySelectorAll('#friends-form select')].map((s) => {
+      const free = s.cloneNode(true);
+      free.style.maxWidth = 'none';
+      free.style.position = 'absolute';
+      document.body.append(free);
+      const wants = free.getBoundingClientRect().width;
+      free.remove();
+      const panel = document.querySelector('.friends-panel').getBoundingClientRect();
+      const r = s.getBoundingClientRect();
+      const inside = r.left >= panel.left && r.right <= panel.right;
+      return { id: s.id, has: r.width, wants, inside };
+    }).filter((s) => s.has < s.wants - 0.5 || !s.inside)""")
+    assert cut == [], cut
+    box = page.eval_on_selector(".friends-panel", "p => [p.scrollWidth, p.clientWidth]")
+    assert box[0] <= box[1], box
 
 
 def test_a_tables_bar_keeps_its_order_on_a_short_upright_phone(
