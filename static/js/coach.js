@@ -64,7 +64,7 @@ export function installCoach(getState, options = {}) {
   const reviewed = options.reviewed || ((view) => view);
   const coach = {
     hint: null, // {version, move, options, hints_used} for the view it was asked in
-    hintBusy: false,
+    hintBusy: null, // the position whose hint is on its way (null: none)
     hintFailed: null, // the position whose hint the server could not give just now
     hintOpen: false, // the person wants the hint shown (closed with its button, Esc or H)
     seenOpen: false, // off by default (SPEC §7)
@@ -123,26 +123,33 @@ export function installCoach(getState, options = {}) {
     coach.hintOpen = true;
     coach.last = 'hint';
     // The server counts every ask: a hint closed and shown again for the same position is the
-    // one already here (or still on its way), never a second one.
-    if (coach.hintBusy || hintLive(view)) {
+    // one already here (or still on its way), never a second one. One still on its way for a
+    // position left since (a card played before a slow answer came) is not this position's:
+    // this one's is asked, and the old answer, when it comes, is left. (H waited for the old
+    // one, then showed nothing: QA helper-82.)
+    const at = positionOf(view);
+    if (coach.hintBusy === at || hintLive(view)) {
       afterRender();
       return;
     }
-    coach.hintBusy = true;
+    coach.hintBusy = at;
     coach.hintFailed = null;
     afterRender();
     try {
-      coach.hint = { ...(await api.hint(view)), at: positionOf(view) };
+      const hint = await api.hint(view);
+      if (coach.hintBusy === at) coach.hint = { ...hint, at };
     } catch (err) {
-      coach.hint = null;
       // A stale position (409) has no hint to show; anything else (the coach busy, 503, or
       // the network) is said in the panel, which would otherwise stay empty after H.
-      if (!(err instanceof ApiError && err.status === 409)) {
-        console.warn(err);
-        coach.hintFailed = positionOf(view);
+      if (coach.hintBusy === at) {
+        coach.hint = null;
+        if (!(err instanceof ApiError && err.status === 409)) {
+          console.warn(err);
+          coach.hintFailed = at;
+        }
       }
     } finally {
-      coach.hintBusy = false;
+      if (coach.hintBusy === at) coach.hintBusy = null;
       afterRender();
     }
   }
@@ -191,7 +198,8 @@ export function installCoach(getState, options = {}) {
         <button type="button" id="hint-close" aria-keyshortcuts="H">${esc(tr('close'))}</button></div>
         ${forced ? '' : `<p class="hint-sub"><span class="hint-long">${esc(tr('hintMargins'))}</span><span class="hint-short">${esc(tr('hintMarginsShort'))}</span></p><ol class="hint-options">${rows}</ol>
         <p class="hint-sub hint-free">${esc(tr('hintFree'))}</p>`}`;
-    } else if (coach.hintOpen && coach.hintBusy) {
+    } else if (coach.hintOpen && view && coach.hintBusy === positionOf(view)) {
+      // Only this position's: one left since (a card played meanwhile) has no hint coming.
       html = esc(tr('hintThinking'));
     } else if (coach.hintOpen && view && coach.hintFailed === positionOf(view)) {
       html = `<p class="hint-failed" role="status">${esc(tr('hintFailed'))}</p>`;
