@@ -405,6 +405,15 @@ async function resume() {
     try {
       const had = stream;
       const view = await api.get(id);
+      // Another game stored while the answer came (a new match made meanwhile, here or in
+      // another tab): that one is newer than this answer, which would take the page back to
+      // the game read (QA helper-82: a slow network, New match pressed as the page opened).
+      // With nothing shown yet (another tab's game stored), that game is read instead.
+      if (localStorage.getItem(STORE_GAME) !== id) {
+        if (!state.view) return resume();
+        waiting.now();
+        return;
+      }
       const opening = !state.view;
       adopt(view, true, true);
       if (opening) announceRound(state, view);

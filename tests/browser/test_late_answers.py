@@ -12,6 +12,7 @@ import pytest
 from .conftest import DESKTOP, Server
 from .test_coach import HINT_SHOWN, PLAYABLE, asked
 from .test_controls import HANDS, TABLE, hold_the_first
+from .test_match import codes, game_id
 
 pytestmark = pytest.mark.browser
 
@@ -55,3 +56,32 @@ def test_h_in_a_new_position_asks_its_hint_while_the_last_positions_is_still_on_
     card = page.eval_on_selector("#hand .card.hinted", "el => el.dataset.code")
     assert card in hinted
 
+
+def test_a_new_match_made_while_the_stored_game_is_read_stays_when_that_answer_comes(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The page opened (or reloaded) on a slow network reads its stored game; New match pressed
+    before that answer came makes a new match, shown. The stored game's answer, come after it,
+    is older news: the new match stays (the page went back to the old match, stored it as its
+    game, and the new one was lost to it)."""
+    old = server.insert(HANDS, TABLE, dealer=3)
+    page = open_page(DESKTOP, game=old)
+    page.wait_for_function(PLAYABLE)
+    held = hold_the_first(page, f"**/api/games/{old}")
+    page.reload()
+    for _ in range(200):  # a guard, not a measure
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the stored game was not read"
+    with page.expect_response(lambda r: r.url.endswith("/api/games")
+                              and r.request.method == "POST") as made:
+        page.click("#btn-new")
+    new = made.value.json()["id"]
+    page.wait_for_function("id => localStorage.getItem('scopone.game') === id", arg=new)
+    page.wait_for_selector("#hand .card")
+    with page.expect_response(lambda r: r.url.endswith(f"/api/games/{old}")):
+        held[0].continue_()
+    page.wait_for_timeout(300)  # what the late answer would change, drawn by now
+    assert game_id(page) == new
+    hand = sorted(server.game(new)["hand"])
+    assert sorted(codes(page, "#hand .card")) == hand
