@@ -138,16 +138,18 @@ function forgetLink() {
   window.history.replaceState(null, '', window.location.pathname + window.location.search);
 }
 
-/** Asks whether this device takes the link's person; true when the page shows something. */
-async function offer(linked) {
+/** Asks whether this device takes the link's person; true when the page shows something (or
+ * a newer arrival draws it: `current()` false). */
+async function offer(linked, current) {
   let theirs;
   let mine;
   try {
     [theirs, mine] = [await statsOf(linked), knownPerson() && await statsOf(knownPerson())];
   } catch {
-    failedToLoad();
+    if (current()) failedToLoad();
     return true;
   }
+  if (!current()) return true;
   if (!theirs || theirs.rounds < 1) {
     forgetLink();
     return false;
@@ -196,23 +198,34 @@ async function load() {
   $('back-link').textContent = tr('backToGame');
   $('rules-link').textContent = tr('rulesLink');
   $('rules-link').href = rulesUrl(lang);
-  await arrive();
   // A link pasted into the address bar of this page already open is no new page: only its
-  // fragment changes (QA: nothing was offered, the id stayed in the address bar).
+  // fragment changes (QA: nothing was offered, the id stayed in the address bar). Heard from
+  // the start: pasted while the page's own statistics were still on their way (a slow
+  // network), it was never offered (QA helper-82).
   window.addEventListener('hashchange', () => {
     if (CARRY.test(window.location.hash)) arrive();
   });
+  await arrive();
 }
+
+// Counts the arrivals: only the newest draws the page. An older one's answers, come after a
+// newer one's (the own statistics, slow, after a link pasted meanwhile), were drawn over it.
+let arrivals = 0;
 
 /** The page as the address asks: a statistics link's offer, else this device's own. */
 async function arrive() {
+  const turn = ++arrivals;
+  const current = () => turn === arrivals;
   document.body.dataset.status = 'loading';
   $('stats').setAttribute('aria-busy', 'true');
   const linked = CARRY.exec(window.location.hash)?.[1];
   if (linked && linked === knownPerson()) forgetLink(); // this device's own link
-  const offered = linked && isPersonId(linked) && linked !== knownPerson() && await offer(linked);
+  const offered = linked && isPersonId(linked) && linked !== knownPerson()
+    && await offer(linked, current);
+  if (!current()) return;
   if (!offered) {
-    await showOwn();
+    await showOwn(current);
+    if (!current()) return;
     if (linked && linked !== knownPerson()) {
       $('stats').insertAdjacentHTML('afterbegin', `<section><p id="carry-empty" role="status">${esc(tr('offerEmpty'))}</p></section>`);
     }
@@ -221,15 +234,16 @@ async function arrive() {
   document.body.dataset.status = 'ready';
 }
 
-async function showOwn() {
+async function showOwn(current = () => true) {
   const id = knownPerson();
   let data;
   try {
     data = id && await statsOf(id);
   } catch {
-    failedToLoad();
+    if (current()) failedToLoad();
     return;
   }
+  if (!current()) return;
   if (data && data.rounds > 0) render(data);
   else $('stats').innerHTML = `<section><p id="stats-empty">${esc(tr('noStats'))}</p></section>`;
 }

@@ -17,6 +17,7 @@ from scopone.web.store import PersonRecord, SqliteStore
 from .a11y import assert_accessible
 from .conftest import ARTIFACTS, DESKTOP, PHONE, TEST_PREFS, Server
 from .test_coach_phone import play_a_round
+from .test_controls import hold_the_first
 
 pytestmark = pytest.mark.browser
 
@@ -231,3 +232,34 @@ def test_the_charts_average_accuracy_is_the_share_of_all_judged_plays(
         assert page.get_attribute("#accuracy-chart svg", "aria-label") == chart
         assert page.inner_text("#stats tr[data-cat='carte'] td") == carte
         page.close()
+
+
+def test_a_link_pasted_while_the_page_still_loads_is_offered_and_stays_offered(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """A slow network: the link pasted into the address bar while the page's own statistics
+    were still on their way is offered, and the own statistics' late answer is not drawn over
+    the offer. (The page heard no change of the address until its own statistics had come:
+    nothing was offered, the link left in the address bar.)"""
+    theirs, mine = secrets.token_hex(16), secrets.token_hex(16)
+    play_a_round(server, theirs)
+    play_a_round(server, mine)
+    page = open_page(DESKTOP, prefs=TEST_PREFS)
+    page.evaluate("id => localStorage.setItem('scopone.person', id)", mine)
+    held = hold_the_first(page, f"**/api/people/{mine}/stats")
+    page.goto(server.url + "/stats")
+    for _ in range(200):  # a guard, not a measure
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page's own statistics were not asked for"
+    page.evaluate("id => { location.hash = `#person=${id}`; }", theirs)
+    page.wait_for_selector("#carry-offer")
+    with page.expect_response(lambda r: r.url.endswith(f"/api/people/{mine}/stats")):
+        held[0].continue_()
+    page.wait_for_selector(READY)
+    page.wait_for_timeout(300)  # what the late answer would change, drawn by now
+    assert page.is_visible("#carry-offer")
+    assert page.url.endswith(f"#person={theirs}")
+    page.click("#btn-adopt")
+    page.wait_for_selector("#carry-done")
+    assert page.evaluate(PERSON) == theirs
