@@ -179,13 +179,25 @@ async function offer(linked, current) {
   return true;
 }
 
+let clearing = false; // the clearing asked is on its way: pressed again, it is not asked twice
+
 async function clear() {
   const id = knownPerson();
-  if (!id || !window.confirm(tr('clearConfirm'))) return;
+  if (!id || clearing || !window.confirm(tr('clearConfirm'))) return;
+  clearing = true;
+  $('clear-note').textContent = '';
   try {
     await call('DELETE', `/api/people/${id}/stats`);
   } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    // Not cleared (the network, the server or its database away, no answer): said beside the
+    // button, which asks again. (It said nothing: the person could not tell it had failed.)
+    if (!(err instanceof ApiError && err.status === 404)) {
+      console.warn(err);
+      $('clear-note').textContent = tr('clearFailed');
+      return;
+    }
+  } finally {
+    clearing = false;
   }
   // The id stays: the match under way goes on counting for this browser from now on.
   $('stats').innerHTML = `<section><p id="stats-empty" role="status">${esc(tr('cleared'))}</p></section>`;

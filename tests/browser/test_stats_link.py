@@ -263,3 +263,35 @@ def test_a_link_pasted_while_the_page_still_loads_is_offered_and_stays_offered(
     page.click("#btn-adopt")
     page.wait_for_selector("#carry-done")
     assert page.evaluate(PERSON) == theirs
+
+
+def test_statistics_that_could_not_be_cleared_are_said_so_and_cleared_when_asked_again(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """Clear my statistics, confirmed, and the server's database away (503) or the network
+    down: the page said nothing at all (an error in the console only), the statistics still
+    shown as if the press had done nothing. It says so beside the button, which asks again."""
+    mine = secrets.token_hex(16)
+    play_a_round(server, mine)
+    page = _stats_page(open_page, server, DESKTOP, mine)
+    page.watch.expected.append("503")  # the test's own refusal, below
+    page.on("dialog", lambda d: d.accept())
+
+    def away(route: Any) -> None:
+        if route.request.method == "DELETE":
+            route.fulfill(status=503, content_type="application/json",
+                          body='{"detail": "database unavailable"}')
+        else:
+            route.fallback()
+
+    page.route("**/api/people/*/stats", away)
+    page.click("#btn-clear")
+    page.wait_for_function("() => document.getElementById('clear-note').textContent !== ''")
+    assert page.inner_text("#clear-note") == (
+        "The statistics could not be cleared just now (the connection or the server):"
+        " try again in a moment.")
+    assert _rounds(page) == 1
+    assert server.http.get(f"/api/people/{mine}/stats").json()["rounds"] == 1
+    page.unroute("**/api/people/*/stats", away)
+    page.click("#btn-clear")
+    page.wait_for_selector("#stats-empty")
+    assert server.http.get(f"/api/people/{mine}/stats").json()["rounds"] == 0
