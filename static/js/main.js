@@ -414,7 +414,7 @@ async function resume() {
         waiting.now();
         return;
       }
-      const opening = !state.view;
+      const opening = !state.view || state.view.id !== view.id; // another game: said anew
       adopt(view, true, true);
       if (opening) announceRound(state, view);
       // Retry (or the page back online): the stream of this game, if it was down, now, and
@@ -458,6 +458,21 @@ async function refresh() {
   } catch (err) {
     failed(err);
   }
+}
+
+/** The page restored by Back or Forward from the browser's back-forward cache: no new page is
+ * loaded, so the game this page last showed came back with it, and refresh() read that one
+ * again. Meanwhile another page of this tab's history (the game page opened again from the
+ * rules or the statistics) may have stored another game, a new match played there: a load
+ * resumes the stored game, and so does the page restored, or the person saw the old match as
+ * current and a card played in it made it the stored game, the one played since lost (QA
+ * helper-80). While the page was kept, no `storage` event reached it (otherTabsGame). */
+function shownAgain(event) {
+  const id = localStorage.getItem(STORE_GAME);
+  if (!event.persisted || !id || !state.view || id === state.view.id) return;
+  waiting.drop(); // a card or a deal of the old match: not wanted on the stored one
+  state.leftMatch = null;
+  resume();
 }
 
 /** Another tab of this browser stored its game (`storage` fires in every other tab): a new
@@ -586,6 +601,7 @@ function bind() {
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),
     on(window, 'storage', (event) => otherTabsGame(event)),
+    on(window, 'pageshow', (event) => shownAgain(event)),
     // The settings lie under the bar, whose height changes as the phone turns (one row on
     // its side, three upright): placed again (render.js), they never cover it.
     on(window, 'resize', () => { if (state.settingsOpen) renderNow(); }),

@@ -1,0 +1,109 @@
+"""Back and Forward: a page the browser restores from its back-forward cache shows what is
+current.
+
+Playwright launches Chromium with its back-forward cache off (``--disable-back-forward-cache``
+among its default arguments); a person's Chromium keeps it on, and restores the game page, the
+statistics and the rule pages from it. These tests launch a browser of their own with it on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, TEST_PREFS, Server, Watch
+from .test_match import READY, game_id
+
+pytestmark = pytest.mark.browser
+
+# Whether the page on screen was restored from the back-forward cache, not loaded anew.
+RESTORED = "() => window.__shown.at(-1) === true"
+
+
+@pytest.fixture(scope="module")
+def cached_browser(browser: Any) -> Iterator[Any]:
+    """Chromium as a person has it: its back-forward cache on."""
+    b = browser.browser_type.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                    ignore_default_args=["--disable-back-forward-cache"])
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def cached_page(cached_browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """``cached_page(prefs=None)`` → a page of a fresh context of that browser, at ``/``, its
+    preferences seeded as ``open_page`` does; every ``pageshow`` noted in ``window.__shown``
+    (its ``persisted``), errors checked at teardown."""
+    contexts: list[Any] = []
+    watches: list[Watch] = []
+
+    def open_(prefs: dict[str, Any] | None = None) -> Any:
+        ctx = cached_browser.new_context(locale="en-GB", **DESKTOP)
+        contexts.append(ctx)
+        seed = {"scopone.prefs": json.dumps(TEST_PREFS if prefs is None else prefs)}
+        ctx.add_init_script(
+            "window.__shown = []; addEventListener('pageshow', (e) => __shown.push(e.persisted));"
+            " if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+            f" const s = {json.dumps(seed)};"
+            " for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }")
+        page = ctx.new_page()
+        watch = Watch(server.url)
+        watches.append(watch)
+        page.on("pageerror", lambda exc: watch.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda msg: watch.errors.append(f"console {msg.type}: {msg.text}")
+                if msg.type == "error" else None)
+        page.watch = watch
+        page.goto(server.url + "/")
+        page.wait_for_selector("#hand .card")
+        return page
+
+    yield open_
+    for ctx in contexts:
+        ctx.close()
+    for watch in watches:
+        watch.check()
+
+
+def back(page: Any) -> None:
+    """Back, and the page restored from the cache (no load event comes for it)."""
+    page.go_back(wait_until="commit")
+    page.wait_for_function(RESTORED)
+
+
+def hand(page: Any) -> list[str]:
+    return sorted(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.code)"))
+
+
+def test_back_to_a_game_page_left_for_another_shows_the_match_played_since(
+        cached_page: Callable[..., Any], server: Server) -> None:
+    """The game page, left for the rules; their Play link opens the game page anew, where the
+    person starts a new match and plays a card of it. Back twice brings the first page back
+    from the cache: it showed the old match as current, followed it, and a card played there
+    made it the stored game, the match under way lost (no way back to it)."""
+    page = cached_page()
+    first = game_id(page)
+    page.click("#nav-rules")
+    page.wait_for_url("**/en/rules")
+    page.click("#nav-play")
+    page.wait_for_selector("#hand .card")
+    page.keyboard.press("n")
+    page.wait_for_function("(old) => localStorage.getItem('scopone.game') !== old", arg=first)
+    second = game_id(page)
+    page.wait_for_function(READY)
+    page.keyboard.press("1")
+    if page.locator("#hand .card.selected").count():
+        page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 9")
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    back(page)  # the rules
+    back(page)  # the first game page, restored as it was left
+    assert page.evaluate("() => performance.getEntriesByType('navigation')[0].type") \
+        == "navigate"  # the same document: restored, never loaded again
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 9")
+    assert hand(page) == sorted(server.game(second)["hand"])
+    assert game_id(page) == second
+    # It follows the match played since (the server plays its computers), not the old one.
+    assert any(f"/api/games/{second}/events" in url for url in asked), asked
