@@ -217,6 +217,15 @@ async function load() {
   window.addEventListener('hashchange', () => {
     if (CARRY.test(window.location.hash)) arrive();
   });
+  // Back or Forward may restore this page from the browser's back-forward cache as it was left,
+  // figures and all: the rounds played since (on the game page it was left for) were missing
+  // until a reload (QA helper-80). Read again, as a load would; a language chosen meanwhile
+  // is the page's whole text, which only a load writes.
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted) return;
+    if (language() !== lang) window.location.reload();
+    else arrive();
+  });
   await arrive();
 }
 

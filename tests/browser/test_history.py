@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, TEST_PREFS, Server, Watch
+from .test_coach_phone import play_a_round
 from .test_match import READY, game_id
 
 pytestmark = pytest.mark.browser
@@ -107,3 +108,40 @@ def test_back_to_a_game_page_left_for_another_shows_the_match_played_since(
     assert game_id(page) == second
     # It follows the match played since (the server plays its computers), not the old one.
     assert any(f"/api/games/{second}/events" in url for url in asked), asked
+
+
+def test_back_to_the_statistics_shows_the_rounds_played_since(
+        cached_page: Callable[..., Any], server: Server) -> None:
+    """The statistics, left for the game: a round counted meanwhile (here over HTTP, for the
+    same person) is in them when Back brings the page back from the cache. They said 'No
+    statistics yet' until a reload."""
+    page = cached_page()
+    person = page.evaluate("() => localStorage.getItem('scopone.person')")
+    assert person  # the page's game was made for it
+    page.click("#link-stats")
+    page.wait_for_selector("body[data-status='ready'] #stats-empty")
+    page.click("#back-link")
+    page.wait_for_selector("#hand .card")
+    play_a_round(server, person)
+    back(page)
+    page.wait_for_selector("#stats tbody tr[data-level='easy']")
+    rounds = page.inner_text("#stats tbody tr[data-level='easy'] td:nth-child(4)")
+    assert rounds == "1"
+
+
+def test_back_to_the_statistics_after_the_language_changed_speaks_it(
+        cached_page: Callable[..., Any]) -> None:
+    """The statistics, left for the game, whose language the person changes to Italian: Back
+    shows them in Italian, as a load would."""
+    page = cached_page()
+    page.click("#link-stats")
+    page.wait_for_selector("body[data-status='ready']")
+    assert page.inner_text("#back-link") == "Back to the game"
+    page.click("#back-link")
+    page.wait_for_selector("#hand .card")
+    page.click(".site-nav .langs a[data-lang=it]")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('scopone.prefs')).lang === 'it'")
+    page.go_back(wait_until="commit")
+    page.wait_for_function("() => document.documentElement.lang === 'it'")
+    page.wait_for_selector("body[data-status='ready']")
+    assert page.inner_text("#back-link") == "Torna alla partita"
