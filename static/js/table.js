@@ -24,7 +24,19 @@ const LAST_PLAYS = 6;
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const code = decodeURIComponent(location.pathname.split('/')[2] || '');
+/** The table's code, from the address. A malformed escape in it (`/t/%ZZ`, a link cut short
+ * in a %-escape) threw here, and the page stayed 'loading' for ever, its script stopped (QA
+ * helper-80): taken as written, it is a code no table has, and the page says so. */
+function codeOf(path) {
+  const raw = path.split('/')[2] || '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const code = codeOf(location.pathname);
 
 const state = {
   table: null, // the TableView as the server sent it to this viewer

@@ -1,5 +1,6 @@
-"""Back and Forward: a page the browser restores from its back-forward cache shows what is
-current.
+"""Back, Forward and the addresses a person opens: a page the browser restores from its
+back-forward cache shows what is current, and a table's link that is malformed says there is no
+table there rather than stopping the page.
 
 Playwright launches Chromium with its back-forward cache off (``--disable-back-forward-cache``
 among its default arguments); a person's Chromium keeps it on, and restores the game page, the
@@ -145,3 +146,16 @@ def test_back_to_the_statistics_after_the_language_changed_speaks_it(
     page.wait_for_function("() => document.documentElement.lang === 'it'")
     page.wait_for_selector("body[data-status='ready']")
     assert page.inner_text("#back-link") == "Torna alla partita"
+
+
+@pytest.mark.parametrize("path", ["/t/%ZZ", "/t/AB%E0%A4%A"])
+def test_a_table_link_with_a_malformed_escape_says_there_is_no_table(
+        open_page: Callable[..., Any], server: Server, path: str) -> None:
+    """A table's link whose code has a malformed %-escape (mistyped, cut short): the page's
+    script stopped at reading the code ('URI malformed') and the page said nothing for ever."""
+    page = open_page(DESKTOP)
+    page.watch.expected.append("status of 404")  # the table's stream: there is no such table
+    page.goto(server.url + path)
+    page.wait_for_function("() => document.body.dataset.phase === 'missing'")
+    assert page.inner_text("#lobby-note") == "There is no table at this address."
+    assert page.url == server.url + path  # the address as it was opened
