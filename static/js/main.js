@@ -468,11 +468,31 @@ async function refresh() {
  * current and a card played in it made it the stored game, the one played since lost (QA
  * helper-80). While the page was kept, no `storage` event reached it (otherTabsGame). */
 function shownAgain(event) {
+  if (!event.persisted) return;
+  shownPrefs();
   const id = localStorage.getItem(STORE_GAME);
-  if (!event.persisted || !id || !state.view || id === state.view.id) return;
+  if (!id || !state.view || id === state.view.id) return;
   waiting.drop(); // a card or a deal of the old match: not wanted on the stored one
   state.leftMatch = null;
   resume();
+}
+
+/** The page's own preferences as stored since it was left (the page restored above): a language
+ * chosen there (the rule page's in Italian, its Play link) showed the page restored in the old
+ * one until a reload (QA helper-80); the cards' design and the pace likewise. */
+function shownPrefs() {
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(STORE_PREFS) || '{}');
+  } catch {
+    return;
+  }
+  const { design, speed, lang } = saved;
+  if (DESIGNS.includes(design)) state.prefs.design = design;
+  if (speed === 'fast' || speed === 'normal') state.prefs.speed = speed;
+  if (LANGS.includes(lang) && lang !== state.prefs.lang) setLang(lang);
+  else renderNow();
+  followGame(); // the server's pace follows the setting
 }
 
 /** Another tab of this browser stored its game (`storage` fires in every other tab): a new

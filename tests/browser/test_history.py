@@ -111,6 +111,26 @@ def test_back_to_a_game_page_left_for_another_shows_the_match_played_since(
     assert any(f"/api/games/{second}/events" in url for url in asked), asked
 
 
+def test_back_to_a_game_page_after_a_language_chosen_on_the_rules_speaks_it(
+        cached_page: Callable[..., Any]) -> None:
+    """The game page in English, left for the rules; there the person reads them in Italian and
+    plays from their Play link, which opens the game in Italian. Back to the first game page,
+    restored from the cache: it spoke English until a reload, the stored language Italian."""
+    page = cached_page()
+    page.click("#nav-rules")
+    page.wait_for_url("**/en/rules")
+    page.click(".site-nav .langs a[data-lang=it]")
+    page.wait_for_url("**/it/regole")
+    page.click("#nav-play")
+    page.wait_for_selector("#hand .card")
+    assert page.inner_text("#btn-new") == "Nuova partita"
+    for _ in range(3):  # the Italian rules, the English rules, the first game page
+        back(page)
+    page.wait_for_function("() => document.documentElement.lang === 'it'")
+    assert page.inner_text("#btn-new") == "Nuova partita"
+    assert page.get_attribute("#nav-rules", "href") == "/it/regole"
+
+
 def test_back_to_the_statistics_shows_the_rounds_played_since(
         cached_page: Callable[..., Any], server: Server) -> None:
     """The statistics, left for the game: a round counted meanwhile (here over HTTP, for the
