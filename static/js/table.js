@@ -863,7 +863,10 @@ function sendWaitingCaughtUp() {
  * would bring the seat's view only with the next change). A seat forgotten there (left, or
  * lost) is this tab's to learn from the server: its stream is refused then. */
 function otherTabsSeat(event) {
-  if (!isSeatKey(event.key, code)) return;
+  if (isSeatKey(event.key, code)) takeSavedSeat();
+}
+
+function takeSavedSeat() {
   const saved = loadSeat(code);
   if (!saved || (state.mine && state.mine.token === saved.token)) return;
   state.mine = saved;
@@ -875,10 +878,26 @@ function otherTabsSeat(event) {
   paint();
 }
 
+/** The page restored by Back or Forward from the browser's back-forward cache: no load, so what
+ * a load reads was as the page was left. The language (the cards, the pace) chosen since on
+ * the game page showed the table in the old one until a reload (QA helper-80), and a seat
+ * taken here since in the page opened again at this link went unseen: no `storage` event
+ * reaches a page kept in the cache (otherTabsSeat). */
+function shownAgain(event) {
+  if (!event.persisted) return;
+  const { design, speed, lang } = loadPrefs();
+  // The last play's words, in the old language, go (as on a change of the language here).
+  if (lang !== state.prefs.lang) $('announce').textContent = '';
+  state.prefs = { ...state.prefs, design, speed, lang };
+  takeSavedSeat();
+  paint();
+}
+
 installSprite();
 bind();
 paint();
 window.addEventListener('storage', otherTabsSeat);
+window.addEventListener('pageshow', shownAgain);
 
 const stream = follow(tables.events(code), {
   token,

@@ -168,6 +168,28 @@ def test_back_to_the_statistics_after_the_language_changed_speaks_it(
     assert page.inner_text("#back-link") == "Torna alla partita"
 
 
+def test_back_to_a_tables_lobby_after_the_language_changed_speaks_it(
+        cached_page: Callable[..., Any], server: Server) -> None:
+    """A table's lobby, left for the game page by the bar's title, where the person switches
+    to Italian: Back brings the lobby from the cache in English, until a reload."""
+    r = server.http.post("/api/tables", json={"name": "Anna", "level": "easy", "hints": False,
+                                              "away_seconds": None, "target": 21})
+    assert r.status_code == 201, r.text
+    code = r.json()["table"]["code"]
+    page = cached_page()
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_function("() => document.body.dataset.phase === 'lobby'")
+    assert page.inner_text("#lobby-title") == "Table"
+    page.click("#home-link")
+    page.wait_for_selector("#hand .card")
+    page.click(".site-nav .langs a[data-lang=it]")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('scopone.prefs')).lang === 'it'")
+    back(page)
+    page.wait_for_function("() => document.documentElement.lang === 'it'")
+    assert page.inner_text("#lobby-title") == "Tavolo"
+    assert page.input_value("#set-lang") == "it"
+
+
 @pytest.mark.parametrize("path", ["/t/%ZZ", "/t/AB%E0%A4%A"])
 def test_a_table_link_with_a_malformed_escape_says_there_is_no_table(
         open_page: Callable[..., Any], server: Server, path: str) -> None:
