@@ -12,6 +12,7 @@ import pytest
 
 from .conftest import ARTIFACTS, DESKTOP, Server
 from .test_coach import play_round
+from .test_controls import scripted
 
 pytestmark = pytest.mark.browser
 
@@ -83,3 +84,17 @@ def test_the_reviews_marks_of_the_play_and_the_best_stay_apart_in_forced_colours
                 page, ".review-cards .mini.bestcard:not(.played)")
         page.keyboard.press("ArrowRight")
     assert seen, "no play of the round had a best move to mark"
+
+
+def test_the_seat_to_play_is_marked_in_forced_colours(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The name of the seat to play was gold, and only gold: in forced colours it looked like
+    every other name (the status line still said whose turn it was)."""
+    page, _ = scripted(open_page, server)
+    page.emulate_media(forced_colors="active")
+    page.wait_for_selector("#hand.playable")
+    assert page.evaluate("() => document.getElementById('seat-0').classList.contains('to-play')")
+    page.screenshot(path=str(ARTIFACTS / "forced-colours-turn.png"))
+    mine = looks(page, "#seat-0 .seat-name")
+    for seat in (1, 2, 3):
+        assert looks(page, f"#seat-{seat} > .seat-name") != mine, seat
