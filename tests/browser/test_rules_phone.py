@@ -58,3 +58,22 @@ def test_every_rule_table_fits_a_phone(browser: Any, server: Server, lang: str, 
         assert errors == []
     finally:
         ctx.close()
+
+
+
+def test_another_language_opens_at_the_section_linked(browser: Any, server: Server) -> None:
+    """A reader sent to a section (/en/rules#scoring: the game's own links to the rules) who
+    switched language landed at the top of the other page (QA helper-80)."""
+    ctx = browser.new_context(viewport={"width": 1024, "height": 700})
+    try:
+        page, errors = open_rule_page(ctx, server, "en")
+        page.click("#site-langs a[data-lang='it']")
+        page.wait_for_url("**/it/regole")  # none: the top
+        page.goto(server.url + "/it/regole#scoring")
+        page.click("#site-langs a[data-lang='de']")
+        page.wait_for_url("**/de/regeln#scoring")
+        page.wait_for_function(  # at the top, but for the section's own margin
+            "() => Math.abs(document.getElementById('scoring').getBoundingClientRect().top) < 40")
+        assert errors == []
+    finally:
+        ctx.close()
