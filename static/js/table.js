@@ -557,7 +557,6 @@ function paintTable() {
   const tv = state.table;
   const lang = state.prefs.lang;
   document.documentElement.lang = lang;
-  document.title = `${t(lang, 'title')} · ${tr('lobbyTitle')}`;
   // The keys H and C work only where the host allowed hints: only there does the help name them.
   $('keys-help').dataset.i18n = tv && tv.options.hints ? 'keysHelpTableHints' : 'keysHelpTable';
   for (const el of document.querySelectorAll('[data-i18n]')) {
@@ -574,6 +573,11 @@ function paintTable() {
   document.body.dataset.phase = state.missing ? 'missing' : (tv ? tv.phase : 'loading');
   document.body.dataset.seat = tv && tv.you !== null ? String(tv.you) : '';
   const playing = Boolean(tv) && tv.phase !== 'lobby' && Boolean(state.view);
+  // The tab says when its person is to play: a friends' table waited for in a tab behind
+  // another said "Table" in every phase, and only the page itself told that it was their turn.
+  const toPlay = playing && Boolean(state.mine) && state.view.status === 'your_turn';
+  const title = `${t(lang, 'title')} · ${tr('lobbyTitle')}`;
+  document.title = toPlay ? `${tr('titleTurn')} · ${title}` : title;
   // The board comes in place of the lobby at the top of the page: the lobby, taller on a
   // phone on its side, left the page scrolled past the bar and the score (63 px at 568 x 320).
   if (playing && $('board').hidden) window.scrollTo(0, 0);

@@ -740,6 +740,22 @@ def test_the_way_back_to_the_game_is_on_screen_at_a_table(tserver: TableServer, 
     assert reached
 
 
+def test_the_tabs_title_says_when_its_person_is_to_play(tserver: TableServer,
+                                                         people: Any) -> None:
+    """A friends' table waited for in a tab behind another said "Table" in every phase: the
+    title now begins with "Your turn" exactly while the page's person is to play."""
+    host, code = hosting(tserver, people, DESKTOP)
+    page = host.page
+    title_is_the_turns = """() => document.title.startsWith('Your turn · ')
+      === (document.body.dataset.status === 'your_turn')"""
+    page.wait_for_function("() => document.body.dataset.status === 'your_turn'", timeout=T)
+    assert page.title() == "Your turn · Scopone Scientifico · Table"
+    assert page.evaluate(title_is_the_turns)
+    take_turn(tserver, code, host, random.Random(1), play_by_keys)
+    page.wait_for_function("() => document.body.dataset.status !== 'your_turn'", timeout=T)
+    assert page.evaluate(title_is_the_turns), page.title()
+
+
 def test_the_invite_link_is_copied_and_the_button_says_so_for_a_moment(
         tserver: TableServer, people: Any) -> None:
     """Copy, in the friends dialog and in the lobby, puts the invite link on the clipboard and
