@@ -86,6 +86,12 @@ function serial(fn) {
   return result;
 }
 
+/** Between this page put in the back-forward cache (pagehide) and the game stored meanwhile
+ * shown (shownAgain, resume): a view of the page's own game that comes first (its stream
+ * reconnecting, the page shown again: both may come before `pageshow`) is not taken, nor made
+ * the stored game over the one played since. (It was, in 2 runs of 11 of the test of Back.) */
+let restoring = false;
+
 /**
  * Takes a view from the server as the truth: never an older one of the same game, and never
  * one of another game (a late answer about a match already left) unless `switching`.
@@ -94,6 +100,8 @@ function adopt(view, openSummary = true, switching = false) {
   const old = state.view;
   if (old && view.id === old.id && view.version < old.version) return;
   if (old && view.id !== old.id && !switching) return;
+  if (switching) restoring = false;
+  else if (restoring && localStorage.getItem(STORE_GAME) !== view.id) return;
   state.view = view;
   if (waiting.action && !stillWanted(view, waiting.action)) waiting.drop(); // the game moved on
   // A computer's turn: the server is deciding its card (render.js shows who), until it comes.
@@ -471,7 +479,10 @@ function shownAgain(event) {
   if (!event.persisted) return;
   shownPrefs();
   const id = localStorage.getItem(STORE_GAME);
-  if (!id || !state.view || id === state.view.id) return;
+  if (!id || !state.view || id === state.view.id) {
+    restoring = false;
+    return;
+  }
   waiting.drop(); // a card or a deal of the old match: not wanted on the stored one
   state.leftMatch = null;
   resume();
@@ -621,6 +632,7 @@ function bind() {
     on(document, 'keydown', onKey),
     on(window, 'online', () => { if (state.error) resume(); }),
     on(window, 'storage', (event) => otherTabsGame(event)),
+    on(window, 'pagehide', (event) => { if (event.persisted) restoring = true; }),
     on(window, 'pageshow', (event) => shownAgain(event)),
     // The settings lie under the bar, whose height changes as the phone turns (one row on
     // its side, three upright): placed again (render.js), they never cover it.
