@@ -406,8 +406,14 @@ function cycleDesign() {
   renderNow();
 }
 
-async function resume() {
-  const id = localStorage.getItem(STORE_GAME);
+async function resume(stored = false) {
+  // A match under way here is the one resumed, as otherTabsGame leaves it alone: Retry (or the
+  // tries by themselves, or the page back online) took the game another tab had stored
+  // meanwhile, its new match, and this one was gone from under the person, with no way back and
+  // their card waiting dropped. Otherwise (nothing shown, the match over), or `stored` (this
+  // tab moved on to it: shownAgain), the stored game.
+  const mine = !stored && underWay(state.view) ? state.view.id : null;
+  const id = mine || localStorage.getItem(STORE_GAME);
   state.error = null;
   if (id) {
     try {
@@ -416,8 +422,9 @@ async function resume() {
       // Another game stored while the answer came (a new match made meanwhile, here or in
       // another tab): that one is newer than this answer, which would take the page back to
       // the game read (QA helper-82: a slow network, New match pressed as the page opened).
-      // With nothing shown yet (another tab's game stored), that game is read instead.
-      if (localStorage.getItem(STORE_GAME) !== id) {
+      // With nothing shown yet (another tab's game stored), that game is read instead. This
+      // page's own match is left only for another shown here meanwhile.
+      if (mine ? !state.view || state.view.id !== mine : localStorage.getItem(STORE_GAME) !== id) {
         if (!state.view) return resume();
         waiting.now();
         return;
@@ -485,7 +492,7 @@ function shownAgain(event) {
   }
   waiting.drop(); // a card or a deal of the old match: not wanted on the stored one
   state.leftMatch = null;
-  resume();
+  resume(true);
 }
 
 /** The page's own preferences as stored since it was left (the page restored above): a language
