@@ -284,8 +284,12 @@ function renderStatus(state, view) {
   $('btn-cancel').textContent = tr('cancel');
 }
 
+/** The round a summary of `view` is of: its game, match, round and whether the match is over. */
+const summaryOf = (view) => (view ? `${view.id}|${view.match}|${view.rounds.length}|${view.status}` : '');
+
 function renderSummary(state, view) {
   const box = $('summary');
+  box.dataset.of = summaryOf(view);
   const open = Boolean(view) && state.summaryOpen && isOver(view) && view.rounds.length > 0;
   // Closed with the focus on its button ("Next round"), the focus goes to the hand, where the
   // next key is wanted, not to the page's start (a keyboard would have to find its way back).
@@ -383,8 +387,14 @@ export function renderBoard(state) {
   renderPiles(state, view);
   renderHand(state, view);
   renderStatus(state, view);
+  // An open summary is written once (its button keeps the focus), unless it is of another
+  // round now: another game followed with its summary open too (another tab's, its round over,
+  // after this match's end) kept the old match's, "You win the match!" and New match over a
+  // round that was only over, its coach's line never asked.
   const wasOpen = !$('summary').hidden;
-  if (!wasOpen || !state.summaryOpen) renderSummary(state, view);
+  if (!wasOpen || !state.summaryOpen || $('summary').dataset.of !== summaryOf(view)) {
+    renderSummary(state, view);
+  }
   renderLeftMatch(state);
   renderError(state);
 }
