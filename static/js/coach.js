@@ -646,6 +646,11 @@ export function installCoach(getState, options = {}) {
     return api.review(view, round);
   }
 
+  /** Which round of which game and match a review is of: an answer is matched by all three, or
+   * a late one of another game (another tab's followed, a table's rematch) or match showed as
+   * the review (or the summary's headline) of the same round number here. */
+  const reviewOf = (view, round) => `${view ? view.id : ''}|${view ? view.match : ''}|${round}`;
+
   /** A review of a table's match that a rematch has since followed (opened before or after
    * the new match came): its title says so; a reload does not keep it. */
   function earlierMatch(r) {
@@ -703,7 +708,9 @@ export function installCoach(getState, options = {}) {
   async function loadReview() {
     const r = coach.review;
     const { round, view } = r;
-    const current = () => coach.review && coach.review.round === round ? coach.review : null;
+    const of = reviewOf(view, round);
+    const current = () => (coach.review && reviewOf(coach.review.view, coach.review.round) === of
+      ? coach.review : null);
     r.failed = false;
     coach.reviewDirty = true;
     afterRender();
@@ -714,7 +721,7 @@ export function installCoach(getState, options = {}) {
         now.data = data;
         now.failed = false;
         now.step = Math.max(0, Math.min(data.plays.length - 1, now.step));
-        if (!earlierMatch(now)) showHeadline(round, data); // a summary that said it failed
+        if (!earlierMatch(now)) showHeadline(of, data); // a summary that said it failed
       }
     } catch (err) {
       console.warn(err);
@@ -861,23 +868,25 @@ export function installCoach(getState, options = {}) {
     const round = lastFinishedRound(view);
     const extra = document.createElement('div');
     extra.className = 'summary-coach';
-    extra.innerHTML = `<p id="summary-coach-note" aria-live="polite" data-round="${round}"></p>
+    extra.innerHTML = `<p id="summary-coach-note" aria-live="polite" data-round="${round}" data-of="${esc(reviewOf(view, round))}"></p>
       <button type="button" id="summary-review" aria-keyshortcuts="R">${esc(tr('review'))}</button>`;
     panel.insertBefore(extra, panel.querySelector('#summary-go'));
     extra.querySelector('#summary-review').addEventListener('click', () => openReview());
     // The server reviews a finished round at once; its headline shows here when ready. Failed
     // (the connection, the server), it says so: the review opened later fills it in.
-    fetchReview(view, round).then((d) => showHeadline(round, d), (err) => {
+    const of = reviewOf(view, round);
+    fetchReview(view, round).then((d) => showHeadline(of, d), (err) => {
       console.warn(err);
-      showHeadline(round, null);
+      showHeadline(of, null);
     });
   }
 
-  /** The round summary's headline of round `round`'s review `d`, or that it could not be
-   * made (`d` null, and nothing better shown already); a summary of another round is left. */
-  function showHeadline(round, d) {
+  /** The round summary's headline of the review `d` of `of` (reviewOf), or that it could not
+   * be made (`d` null, and nothing better shown already); a summary of another round (of
+   * another game or match) is left. */
+  function showHeadline(of, d) {
     const note = $('summary-coach-note');
-    if (!note || note.dataset.round !== String(round)) return;
+    if (!note || note.dataset.of !== of) return;
     if (!d) {
       if (!note.textContent) note.textContent = tr('reviewFailedNote');
       return;

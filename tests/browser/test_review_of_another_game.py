@@ -97,3 +97,25 @@ def test_the_summary_of_a_game_followed_is_its_own(open_page: Callable[..., Any]
     page.wait_for_function(HEADLINE_COME)
     assert "Hints used: 0" in page.evaluate(NOTE)
 
+
+def test_a_late_review_of_another_game_is_not_shown_as_this_ones(
+        open_page: Callable[..., Any], server: Server) -> None:
+    page, held = over_then_another_tabs_game(open_page, server, hold_reviews=True)
+    page.wait_for_selector("#summary-go:text-is('Next round')")
+    page.wait_for_function(HEADLINE_COME)
+    headline = page.evaluate(NOTE)
+    assert "Hints used: 0" in headline
+    page.keyboard.press("r")
+    page.wait_for_selector("#review:not([hidden]) #review-step")
+    played = page.inner_text("#review .played")
+    assert "Five of Swords" in played, played
+
+    # The first game's answers come now: what the page shows stays the second game's.
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(1000)  # (the late answers reach the page meanwhile)
+    assert page.inner_text("#review .played") == played
+    assert page.inner_text("#review-title") == "Review of round 1"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#review", state="hidden")
+    assert page.evaluate(NOTE) == headline
