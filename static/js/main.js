@@ -15,6 +15,10 @@ import { rulesUrl, syncSite, takeLangFromUrl } from './site.js';
 
 const STORE_GAME = 'scopone.game';
 const STORE_PREFS = 'scopone.prefs';
+// This tab's way back to a match a new one replaced (state.leftMatch), and the match it is
+// offered in: a reload (F5, a phone's browser reloading a tab it put to sleep) forgot it, and
+// with it the match under way that N pressed by mistake had replaced.
+const STORE_LEFT = 'scopone.leftMatch';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,13 +30,35 @@ const state = {
   behind: () => behind(), // a newer view is on its way to the screen (render.js, coach.js)
   thinking: null, // the computer seat that is deciding (the server plays it: followGame)
   summaryOpen: false,
-  leftMatch: null, // the id of a match under way that a new one replaced (backToMatch)
+  leftMatch: keptLeft(), // the id of a match under way that a new one replaced (backToMatch)
   settingsOpen: false,
   hiddenTable: new Set(), // table cards kept invisible while a flying copy lands on them
   error: null,
 };
 
 // ----- preferences and storage ----------------------------------------------------------------
+
+/** The way back kept before a reload, when it was offered in the game this page resumes. */
+function keptLeft() {
+  try {
+    const { id, from } = JSON.parse(sessionStorage.getItem(STORE_LEFT) || 'null') || {};
+    return id && from === localStorage.getItem(STORE_GAME) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the way back offered now (none: forgotten), once a game is shown. */
+function keepLeft() {
+  if (!state.view) return;
+  try {
+    if (state.leftMatch) {
+      sessionStorage.setItem(STORE_LEFT, JSON.stringify({ id: state.leftMatch, from: state.view.id }));
+    } else sessionStorage.removeItem(STORE_LEFT);
+  } catch {
+    // Storage refused: a reload forgets the way back, as it always did.
+  }
+}
 
 function loadPrefs() {
   const defaults = {
@@ -66,6 +92,7 @@ function savePrefs(...keys) {
 // The coach (hint, cards seen, review) draws its part after each render of the game.
 const coachUi = installCoach(() => state);
 const renderNow = () => {
+  keepLeft();
   paint(state);
   labelFriends(state.prefs.lang);
   coachUi.afterRender();

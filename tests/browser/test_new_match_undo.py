@@ -86,3 +86,31 @@ def test_playing_the_new_match_chooses_it_and_a_fresh_match_offers_nothing(
     play_any(page)
     page.wait_for_selector("#left-match", state="hidden")
     assert game_id(page) == third
+
+
+def test_the_way_back_outlives_a_reload(open_page: Callable[..., Any], server: Server) -> None:
+    """N by mistake, then the page reloaded (F5, or a phone's browser reloading the tab it had
+    put to sleep): the way back to the match left is still offered, in this tab. (A reload
+    forgot it, and with it the match under way.)"""
+    page, gid = scripted(open_page, server)
+    page.wait_for_selector("#hand.playable")
+    page.click("#hand .card[data-code='9C']")  # the match is under way
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8")
+    page.keyboard.press("n")
+    page.wait_for_function(NEW_GAME, arg=gid)
+    fresh = game_id(page)
+    page.wait_for_selector("#left-match:visible")
+
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    assert game_id(page) == fresh
+    page.wait_for_selector("#left-match:visible")
+    page.click("#btn-back-match")
+    page.wait_for_function("old => localStorage.getItem('scopone.game') === old", arg=gid)
+    page.wait_for_selector("#left-match", state="hidden")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8")
+    # Back in it, a reload offers no way back (to the new match, never played).
+    page.reload()
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 8")
+    assert game_id(page) == gid
+    assert page.locator("#left-match").is_hidden()
