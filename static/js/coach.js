@@ -312,8 +312,12 @@ export function installCoach(getState, options = {}) {
   // the compact grid of ranks, the pictures ten to a row being too small to read there.
   const PHONE = window.matchMedia('(max-width: 640px), (max-height: 520px) and (orientation: landscape)');
   // An upright phone (scopone.css's layout of that width, not the one on its side): the table
-  // keeps room under its cards for the whole of the cards seen (coach.css --seen-room).
-  const UPRIGHT = window.matchMedia('(max-width: 640px) and ((orientation: portrait) or (min-height: 521px))');
+  // keeps room under its cards for the whole of the cards seen (coach.css --seen-room). So does
+  // a window on its side narrower than any phone's (a desktop zoomed to 300 or 400 %): beside
+  // the table's cards, as on a phone on its side, the panel left them no room at 320 px (they
+  // lay past the window's left edge) and 9 px of each at 427.
+  const UPRIGHT = window.matchMedia('(max-width: 640px) and ((orientation: portrait) or (min-height: 521px)),'
+    + ' (max-width: 539px) and (max-height: 520px) and (orientation: landscape)');
   // A phone on its side (scopone.css's layout of little height): while the cards seen is open
   // the table spans the board's width and keeps room beside its cards for the whole of it.
   const SIDE = window.matchMedia('(max-height: 520px) and (orientation: landscape)');
