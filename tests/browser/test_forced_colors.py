@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, DESKTOP, Server
+from .conftest import ARTIFACTS, DESKTOP, Server, side
 from .test_coach import play_round
 from .test_controls import scripted
 
@@ -98,3 +98,48 @@ def test_the_seat_to_play_is_marked_in_forced_colours(
     mine = looks(page, "#seat-0 .seat-name")
     for seat in (1, 2, 3):
         assert looks(page, f"#seat-{seat} > .seat-name") != mine, seat
+
+
+# Each side of an element's border, as computed: its style and width.
+EDGE = """(el) => ['Top', 'Right', 'Bottom', 'Left'].map((side) => {
+  const s = getComputedStyle(el);
+  return [s[`border${side}Style`], parseFloat(s[`border${side}Width`])];
+})"""
+
+
+def assert_edged(page: Any, selector: str) -> None:
+    page.wait_for_selector(f"{selector} >> visible=true")
+    for style, width in page.eval_on_selector(selector, EDGE):
+        assert style != "none" and width > 0, (selector, style, width)
+
+
+def test_every_panel_and_dialog_has_an_edge_in_forced_colours(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The panels and dialogs were drawn by their background alone, which forced colours drop:
+    their text lay on the page's, with no edge (the settings over the bar and the board, the
+    round's summary over the board it covers, the review, Play with friends, the hint, the cards
+    seen, the menu of a phone on its side, the statistics page's sections)."""
+    gid = server.insert(["7D", "1C", "2C", "3C"], dealer=3)  # one card each: a round ends
+    page = open_page({**DESKTOP, "forced_colors": "active"}, game=gid)
+    page.wait_for_selector("#hand.playable")
+    page.keyboard.press("h")
+    assert_edged(page, "#coach-hint")
+    page.keyboard.press("c")
+    assert_edged(page, "#seen-panel")
+    page.click("#btn-settings")
+    assert_edged(page, "#settings")
+    page.screenshot(path=str(ARTIFACTS / "forced-colours-panels.png"))
+    page.click("#btn-settings")
+    page.click("#btn-friends")
+    assert_edged(page, ".friends-panel")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#friends", state="hidden")
+    page.click("#hand .card")
+    assert_edged(page, ".summary-panel")
+    page.keyboard.press("r")
+    assert_edged(page, ".review-panel")
+    page.goto(server.url + "/stats")
+    assert_edged(page, ".stats-main section")
+    phone = open_page({**side(568, 320), "forced_colors": "active"})
+    phone.locator("#btn-menu").tap()
+    assert_edged(phone, "#bar-menu")
