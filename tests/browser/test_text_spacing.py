@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TEST_PREFS, side
+from .conftest import ARTIFACTS, TEST_PREFS, Server, side
 from .test_layout import FULL_HAND, SCOPE_PILES
 
 pytestmark = pytest.mark.browser
@@ -48,3 +48,31 @@ def test_a_piles_scope_stays_whole_with_the_text_spaced_out(
                 assert box["left"] >= pile["box"]["left"] - 0.5, (n, part, pile)
                 assert box["right"] <= pile["box"]["right"] + 0.5, (n, part, pile)
     page.screenshot(path=str(ARTIFACTS / f"text-spacing-640x360-{lang}.png"))
+
+
+def test_the_variants_name_never_lies_over_the_tables_cards_with_the_text_spaced_out(
+        open_page: Callable[..., Any], server: Server) -> None:
+    """The variant's name, a paragraph at the table's foot, rose by the paragraphs' spacing (2 em)
+    over the table's cards: at 640 x 360 over the bottom 18 px of three, where a click reached
+    it and not the card."""
+    gid = server.insert(["1C 2C 3C 4C 5C 6C 7C 8C 9C 10C", "1S 2S 3S 4S 5S 6S 7S 8S 9S 10S",
+                         "7D 8D 9D 10D 1B 2B", "3B 4B 5B 6B 7B 8B"], "1D 2D 3D 4D 5D 6D")
+    page = open_page({**side(640, 360), "bypass_csp": True}, game=gid,
+                     prefs={**TEST_PREFS, "lang": "de"})
+    page.wait_for_function(FULL_HAND)
+    page.add_style_tag(content=SPACING)
+    # Where the name and each card meet, what a click there reaches.
+    met = page.evaluate("""() => {
+      const l = document.getElementById('variant-label').getBoundingClientRect();
+      return [...document.querySelectorAll('#table-cards .card')].map((c) => {
+        const r = c.getBoundingClientRect();
+        const x0 = Math.max(r.left, l.left), x1 = Math.min(r.right, l.right);
+        const y0 = Math.max(r.top, l.top), y1 = Math.min(r.bottom, l.bottom);
+        if (x0 >= x1 || y0 >= y1) return null;
+        const hit = document.elementFromPoint((x0 + x1) / 2, (y0 + y1) / 2);
+        const card = hit && hit.closest('.card');
+        return [c.dataset.code, card ? card.dataset.code : null];
+      }).filter(Boolean);
+    }""")
+    for code, hit in met:
+        assert hit == code, met
