@@ -178,10 +178,12 @@ def tap_control(page: Any, selector: str) -> None:
     page.locator(selector).tap()
 
 
-@pytest.fixture
-def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
-    """``open_page(device, game=None, prefs=None, locale="en-GB")`` → a page on a fresh context,
-    already at ``/``; ``page.watch`` collects errors and checks them at teardown."""
+def page_opener(browser: Any, server: Server, before: str = "",
+                intercepted: bool = True) -> Iterator[Callable[..., Any]]:
+    """What ``open_page`` yields, for ``browser``: each page on a fresh context, its storage
+    seeded, its errors checked at teardown. ``before``: a script each document runs first;
+    ``intercepted`` False leaves the requests unrouted (a routed page is never kept in the
+    back-forward cache)."""
     contexts: list[Any] = []
     watches: list[Watch] = []
 
@@ -194,7 +196,8 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
             seed["scopone.game"] = game
         # Only on the first load of the context: reloads must find what the page stored itself.
         ctx.add_init_script(
-            "if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
+            before + "if (!sessionStorage.getItem('seeded')) {"
+            " sessionStorage.setItem('seeded', '1');"
             f" const s = {json.dumps(seed)};"
             " for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }")
         page = ctx.new_page()
@@ -210,7 +213,8 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
             f"{res.status} {res.request.method} {res.url.removeprefix(server.url)}")
             if res.status >= 400 else None)
         page.watch = watch
-        intercepted_from_the_start(page)
+        if intercepted:
+            intercepted_from_the_start(page)
         page.goto(server.url + "/")
         page.wait_for_selector("#hand .card")
         return page
@@ -220,6 +224,13 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         ctx.close()
     for watch in watches:
         watch.check()
+
+
+@pytest.fixture
+def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """``open_page(device, game=None, prefs=None, locale="en-GB")`` → a page on a fresh context,
+    already at ``/``; ``page.watch`` collects errors and checks them at teardown."""
+    yield from page_opener(browser, server)
 
 
 def open_rule_page(ctx: Any, server: Server, lang: str) -> tuple[Any, list[str]]:

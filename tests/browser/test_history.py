@@ -8,13 +8,12 @@ statistics and the rule pages from it. These tests launch a browser of their own
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, TEST_PREFS, Server, Watch
+from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Server, page_opener
 from .test_coach_phone import play_a_round
 from .test_match import READY, game_id
 
@@ -38,34 +37,11 @@ def cached_page(cached_browser: Any, server: Server) -> Iterator[Callable[..., A
     """``cached_page(prefs=None)`` → a page of a fresh context of that browser, at ``/``, its
     preferences seeded as ``open_page`` does; every ``pageshow`` noted in ``window.__shown``
     (its ``persisted``), errors checked at teardown."""
-    contexts: list[Any] = []
-    watches: list[Watch] = []
-
-    def open_(prefs: dict[str, Any] | None = None) -> Any:
-        ctx = cached_browser.new_context(locale="en-GB", **DESKTOP)
-        contexts.append(ctx)
-        seed = {"scopone.prefs": json.dumps(TEST_PREFS if prefs is None else prefs)}
-        ctx.add_init_script(
-            "window.__shown = []; addEventListener('pageshow', (e) => __shown.push(e.persisted));"
-            " if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1');"
-            f" const s = {json.dumps(seed)};"
-            " for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }")
-        page = ctx.new_page()
-        watch = Watch(server.url)
-        watches.append(watch)
-        page.on("pageerror", lambda exc: watch.errors.append(f"pageerror: {exc}"))
-        page.on("console", lambda msg: watch.errors.append(f"console {msg.type}: {msg.text}")
-                if msg.type == "error" else None)
-        page.watch = watch
-        page.goto(server.url + "/")
-        page.wait_for_selector("#hand .card")
-        return page
-
-    yield open_
-    for ctx in contexts:
-        ctx.close()
-    for watch in watches:
-        watch.check()
+    opener = page_opener(cached_browser, server, intercepted=False, before=(
+        "window.__shown = []; addEventListener('pageshow', (e) => __shown.push(e.persisted));"))
+    open_ = next(opener)
+    yield lambda prefs=None: open_(DESKTOP, prefs=prefs)
+    next(opener, None)
 
 
 def back(page: Any) -> None:
